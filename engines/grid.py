@@ -44,7 +44,8 @@ class Grid:
         """Read `b3`-style notation (case-insensitive); raise IllegalMove if off the board."""
         match = _CELL.match(text)
         if not match:
-            raise IllegalMove(f"{text.strip()!r} is not a cell (write a column letter then a row, like a1)")
+            raise IllegalMove(
+                f"{text.strip()!r} is not a cell (write a column letter then a row, like a1)")
         cell = Cell(ord(match[1].lower()) - ord("a"), int(match[2]) - 1)
         if not self.contains(cell):
             last = Cell(self.cols - 1, self.rows - 1)

@@ -1,0 +1,863 @@
+"""Le Grabuge: a two-player patience; build shared piles from Ace to King, crown them to win them.
+
+Every card turned is a chance node dealt lazily from the cards not yet seen. Nearly every
+step is forced (`grabuge`, `drawn`, single `reserve N`); the real choices are where to keep
+a card that cannot be played (`keep N`) and which reserve card to play when several can go.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engines.base import CHANCE, Game, GameState, IllegalMove, Result, choice_option
+
+# -- cards -----------------------------------------------------------------------------
+
+RANKS = "A23456789TJQK"
+"""Rank letters from low to high; T is the 10."""
+
+SUITS = "SHDC"
+"""Suit letters: spades, hearts, diamonds, clubs (suits never matter for play)."""
+
+CARDS: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
+"""The 52 card kinds in notation order (rank, then suit)."""
+
+CARD_INDEX: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
+RANK_OF: dict[str, int] = {card: RANKS.index(card[0]) + 1 for card in CARDS}
+"""Rank of each card: Ace 1 … King 13."""
+
+ACE, KING = 1, 13
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RANK_WORDS = {1: "Ace", 10: "10", 11: "Jack", 12: "Queen", 13: "King"}
+
+# -- material and rules [seed] ---------------------------------------------------------
+
+DECK_CHOICES = (2, 4, 6, 8)
+"""Allowed values of the `decks` option (52-card decks in play)."""
+
+DEFAULT_DECKS = 2
+GRABUGE_SIZE = 8
+"""Cards dealt from each talon into the grabuge at the start."""
+
+DRAW_SIZE = 4
+"""Cards taken from the talon at each turn (all of them when fewer remain)."""
+
+RESERVE_COLUMNS = 4
+"""Reserve columns per player; only the last card of a column can be played."""
+
+GRABUGE_BONUS_PAQUETS = 2
+"""Paquets scored by the first player to empty their grabuge before it became a talon."""
+
+LEFTOVER_CARDS_PER_PAQUET = 5
+"""At the end, one paquet to the player with fewer unplayed cards per full 5 of difference."""
+
+# -- decisions ---------------------------------------------------------------------------
+
+SETUP_ORDER = (0, 1)
+"""[decision] Seat 0's grabuge is turned first (Aces cleared), then seat 1's."""
+
+START_TIE_COIN = ((0, 0.5), (1, 0.5))
+"""[decision] Equal turned ranks: a fair coin flip (chance node `first:0` / `first:1`)."""
+
+PLAY_ON_OPPONENT_CARDS = False
+"""[decision] A player never plays on or from the other player's grabuge, reserve or talon.
+
+Recorded reading only: the engine has no such (Crapette) moves.
+"""
+
+SKIP_EMPTY_TURNS = True
+"""[decision] A turn with nothing at all to do is skipped by the engine without a move.
+
+Recorded reading only: the engine has no `pass` move.
+"""
+
+EQUAL_TOTALS_DRAW = True
+"""[decision] Equal paquet totals at the end: a draw (both seats are winners)."""
+
+SETUP_EMPTIED_GRABUGE_SCORES = True
+"""[decision] A grabuge emptied by set-up Aces (all placed on the tableau) was emptied by play
+before it became a talon, so it scores the 2 grabuge paquets (the seed only says "épuise")."""
+
+EMPTY_GRABUGE_START_RANK = 0
+"""[decision] A grabuge emptied by set-up Aces shows no card: for who starts, it ranks below
+an Ace (equal, both empty: the coin)."""
+
+CARD_NOTATION = "rank then suit: ranks A 2 3 4 5 6 7 8 9 T J Q K (T = 10), suits S H D C"
+
+
+def card_label(card: str) -> str:
+    """A card for players: `Q♥`, `10♠`."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + SUIT_SYMBOLS[card[1]]
+
+
+def rank_word(rank: int) -> str:
+    """`Ace`, `7`, `Queen`."""
+    return _RANK_WORDS.get(rank, str(rank))
+
+
+def _a(rank: int) -> str:
+    """`an Ace`, `an 8`, `a 7`."""
+    word = rank_word(rank)
+    return f"an {word}" if word[0] in "A8" else f"a {word}"
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnCard:
+    """Chance outcome: the next card turned (grabuge top or a card of the four drawn)."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"card:{self.card}"
+
+
+@dataclass(frozen=True)
+class CoinFlip:
+    """Chance outcome: equal turned ranks, the coin says who plays first."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"first:{self.seat}"
+
+
+@dataclass(frozen=True)
+class PlayGrabuge:
+    """Play the grabuge's top card on the tableau."""
+
+    def __str__(self) -> str:
+        return "grabuge"
+
+
+@dataclass(frozen=True)
+class PlayDrawn:
+    """Play the card just turned from the talon on the tableau."""
+
+    def __str__(self) -> str:
+        return "drawn"
+
+
+@dataclass(frozen=True)
+class PlayReserve:
+    """Play the last card of reserve column `column` (1–4) on the tableau."""
+
+    column: int
+
+    def __str__(self) -> str:
+        return f"reserve {self.column}"
+
+
+@dataclass(frozen=True)
+class KeepCard:
+    """Put the card just turned (which cannot be played) on reserve column `column` (1–4)."""
+
+    column: int
+
+    def __str__(self) -> str:
+        return f"keep {self.column}"
+
+
+_TURN_CARDS = {card: TurnCard(card) for card in CARDS}
+"""One shared outcome object per card kind (outcome lists are rebuilt often)."""
+
+GrabugeMove = TurnCard | CoinFlip | PlayGrabuge | PlayDrawn | PlayReserve | KeepCard
+_MOVE_TYPES = (TurnCard, CoinFlip, PlayGrabuge, PlayDrawn, PlayReserve, KeepCard)
+
+_CARD_RE = re.compile(r"^card\s*:\s*(10|[a2-9tjqk])\s*([shdc♠♥♦♣])$", re.IGNORECASE)
+_FIRST_RE = re.compile(r"^first\s*:\s*(\d+)$", re.IGNORECASE)
+_COLUMN_RE = re.compile(r"^(reserve|keep)\s*(\d+)$", re.IGNORECASE)
+_SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+_NOTATION_HELP = (
+    "Grabuge moves are: grabuge, drawn, reserve 1–4, keep 1–4 "
+    "(and the chance outcomes card:QH, first:0, first:1)"
+)
+
+
+def parse_notation(text: str) -> GrabugeMove:
+    """Read a move's notation (case-insensitive, spaces allowed around separators)."""
+    cleaned = text.strip()
+    word = cleaned.lower()
+    if word == "grabuge":
+        return PlayGrabuge()
+    if word == "drawn":
+        return PlayDrawn()
+    if match := _COLUMN_RE.match(cleaned):
+        column = int(match[2])
+        return PlayReserve(column) if match[1].lower() == "reserve" else KeepCard(column)
+    if match := _CARD_RE.match(cleaned):
+        rank = "T" if match[1] == "10" else match[1].upper()
+        suit = _SYMBOL_SUITS.get(match[2], match[2].upper())
+        return TurnCard(rank + suit)
+    if match := _FIRST_RE.match(cleaned):
+        seat = int(match[1])
+        if seat not in (0, 1):
+            raise IllegalMove(f"the coin can only say first:0 or first:1, not first:{seat}")
+        return CoinFlip(seat)
+    if word.startswith("card"):
+        raise IllegalMove(
+            f"{cleaned!r} is not a card: write card: then the rank (A 2–9 T J Q K) and the suit "
+            "(S H D C), like card:QH"
+        )
+    raise IllegalMove(f"{cleaned!r} is not a Grabuge move. {_NOTATION_HELP}")
+
+
+class Pending(StrEnum):
+    """The chance event waiting to be resolved."""
+
+    GRABUGE = "grabuge"  # turn the top card of the grabuge of `to_move`
+    DRAWN = "drawn"  # turn the next of the four cards drawn by `to_move`
+    COIN = "coin"  # equal ranks at the start: who plays first
+
+
+# -- the state --------------------------------------------------------------------------------
+
+
+class GrabugeState(GameState):
+    """A game of Grabuge: shared tableau piles, and per seat a talon, a grabuge and a reserve."""
+
+    def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(num_players, options)
+        decks = self.options["decks"]
+        self.unseen: list[int] = [decks] * len(CARDS)
+        """Copies of each card kind not yet turned face up (lazy dealing)."""
+        self.unseen_total = decks * len(CARDS)
+        self.piles: list[dict[str, Any]] = []
+        """Tableau piles, oldest first: {"id": n, "cards": [bottom … top]}."""
+        self.next_pile_id = 1
+        self._tops: set[int] | None = None
+        per_seat = decks * len(CARDS) // 2
+        self.talon = [per_seat - GRABUGE_SIZE] * 2
+        """Face-down talon cards per seat (the ex-grabuge's cards once it became the talon)."""
+        self.grabuge_top: list[str | None] = [None, None]
+        self.grabuge_down = [GRABUGE_SIZE] * 2
+        self.grabuge_became_talon = [False, False]
+        self.reserves: list[list[list[str]]] = [
+            [[] for _ in range(RESERVE_COLUMNS)] for _ in range(2)
+        ]
+        self.crowned = [0, 0]
+        self.bonus_seat: int | None = None
+        self.leftover_paquets = [0, 0]
+        self.hand = 0
+        """Cards of the current four still face down (belong to `to_move`)."""
+        self.drawn: str | None = None
+        """The card just turned from the talon, waiting to be played or kept."""
+        self.drew = False
+        """Whether `to_move` has done this turn's draw step."""
+        self.setup = True
+        self.to_move = SETUP_ORDER[0]
+        self.pending: Pending | None = Pending.GRABUGE
+        self.turn = 0
+        self.log: dict[str, Any] = {"turn": 0, "seat": None, "events": []}
+        self.previous_log: dict[str, Any] | None = None
+        self.event_count = 0
+        self._result: Result | None = None
+
+    # -- queries for the UI and the bot -------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        if self._result is not None:
+            return None
+        return CHANCE if self.pending is not None else self.to_move
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def decision(self) -> str | None:
+        """What the next move is: card, coin, grabuge, drawn, keep, reserve, or None at the end."""
+        if self._result is not None:
+            return None
+        if self.pending is Pending.COIN:
+            return "coin"
+        if self.pending is not None:
+            return "card"
+        if self.drawn is not None:
+            return "drawn" if self.can_play(self.drawn) else "keep"
+        return "grabuge" if self._grabuge_playable(self.to_move) else "reserve"
+
+    def can_play(self, card: str) -> bool:
+        """True when `card` can go on the tableau now (an Ace always can)."""
+        rank = RANK_OF[card]
+        return rank == ACE or rank - 1 in self._top_ranks()
+
+    def _top_ranks(self) -> set[int]:
+        """Ranks showing on top of the tableau's piles (cached until the tableau changes)."""
+        if self._tops is None:
+            self._tops = {RANK_OF[pile["cards"][-1]] for pile in self.piles}
+        return self._tops
+
+    def pile_for(self, card: str) -> int | None:
+        """Id of the pile `card` would go on (the oldest that fits); None for an Ace or no pile."""
+        rank = RANK_OF[card]
+        if rank == ACE:
+            return None
+        for pile in self.piles:
+            if RANK_OF[pile["cards"][-1]] == rank - 1:
+                return pile["id"]
+        return None
+
+    def playable_columns(self, seat: int | None = None) -> list[int]:
+        """Reserve columns (1–4) of `seat` (default: the player to move) whose last card can go."""
+        seat = self.to_move if seat is None else seat
+        return [
+            number
+            for number, column in enumerate(self.reserves[seat], start=1)
+            if column and self.can_play(column[-1])
+        ]
+
+    def grabuge_count(self, seat: int) -> int:
+        """Cards in `seat`'s grabuge, face-up top included."""
+        return self.grabuge_down[seat] + (self.grabuge_top[seat] is not None)
+
+    def unplayed_cards(self, seat: int) -> int:
+        """Cards `seat` has not placed on the tableau: talon, grabuge, reserve, cards in hand."""
+        count = self.talon[seat] + self.grabuge_count(seat)
+        count += sum(len(column) for column in self.reserves[seat])
+        if seat == self.to_move and not self.setup:
+            count += self.hand + (self.drawn is not None)
+        return count
+
+    def paquets(self, seat: int) -> int:
+        """Paquets `seat` holds now: crowned piles, grabuge bonus, leftover paquets (at the end)."""
+        bonus = GRABUGE_BONUS_PAQUETS if self.bonus_seat == seat else 0
+        return self.crowned[seat] + bonus + self.leftover_paquets[seat]
+
+    def card_of(self, move: Any) -> str | None:
+        """The card a player move would play or keep now (None for a chance outcome)."""
+        if isinstance(move, str):
+            move = parse_notation(move)
+        if isinstance(move, TurnCard):
+            return move.card
+        if isinstance(move, PlayGrabuge):
+            return self.grabuge_top[self.to_move]
+        if isinstance(move, PlayDrawn | KeepCard):
+            return self.drawn
+        if isinstance(move, PlayReserve) and 1 <= move.column <= RESERVE_COLUMNS:
+            column = self.reserves[self.to_move][move.column - 1]
+            return column[-1] if column else None
+        return None
+
+    def describe(self, move: Any) -> str:
+        """Plain words for a legal move about to be applied, for the game log."""
+        if isinstance(move, str):
+            move = parse_notation(move)
+        if isinstance(move, CoinFlip):
+            return f"the coin says seat {move.seat} plays first"
+        card = self.card_of(move)
+        label = card_label(card) if card else "?"
+        if isinstance(move, TurnCard):
+            where = "the grabuge" if self.pending is Pending.GRABUGE else "the talon"
+            return f"turns {label} from {where}"
+        if isinstance(move, KeepCard):
+            return f"keeps {label} on reserve column {move.column}"
+        source = {PlayGrabuge: "the grabuge", PlayDrawn: "the talon"}.get(type(move))
+        if source is None:
+            source = f"reserve column {getattr(move, 'column', '?')}"
+        return f"plays {label} from {source}" + self._onto_words(card)
+
+    def _onto_words(self, card: str | None) -> str:
+        if card is None or not self.can_play(card):
+            return ""
+        if RANK_OF[card] == ACE:
+            return " to start a new pile"
+        if RANK_OF[card] == KING:
+            return " and crowns a pile: one paquet"
+        return f" on {_a(RANK_OF[card] - 1)}"
+
+    def _grabuge_playable(self, seat: int) -> bool:
+        top = self.grabuge_top[seat]
+        return not self.grabuge_became_talon[seat] and top is not None and self.can_play(top)
+
+    def _cascade_moves(self, seat: int) -> list[GrabugeMove]:
+        """The grabuge first; else every reserve column whose last card can go."""
+        if self._grabuge_playable(seat):
+            return [PlayGrabuge()]
+        return [PlayReserve(number) for number in self.playable_columns(seat)]
+
+    def _has_something_to_do(self, seat: int) -> bool:
+        return bool(
+            self._cascade_moves(seat) or self.talon[seat] or self.grabuge_count(seat)
+        )
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def _legal_moves(self) -> list[GrabugeMove]:
+        if self.pending is Pending.COIN:
+            return [CoinFlip(seat) for seat, _ in START_TIE_COIN]
+        if self.pending is not None:
+            counts = zip(CARDS, self.unseen, strict=True)
+            return [_TURN_CARDS[card] for card, count in counts if count]
+        if self.drawn is not None:
+            if self.can_play(self.drawn):
+                return [PlayDrawn()]
+            return [KeepCard(number) for number in range(1, RESERVE_COLUMNS + 1)]
+        return self._cascade_moves(self.to_move)
+
+    def chance_outcomes(self) -> list[tuple[GrabugeMove, float]]:
+        """Cards by copies unseen over cards unseen; the coin 50/50."""
+        if self.current_player != CHANCE:
+            raise IllegalMove("there is no random event to resolve now")
+        if self.pending is Pending.COIN:
+            return [(CoinFlip(seat), chance) for seat, chance in START_TIE_COIN]
+        total = self.unseen_total
+        counts = zip(CARDS, self.unseen, strict=True)
+        return [(_TURN_CARDS[card], count / total) for card, count in counts if count]
+
+    def parse_move(self, text: str) -> GrabugeMove:
+        return parse_notation(text)
+
+    def is_legal(self, move: Any) -> bool:
+        try:
+            self._checked_move(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def apply(self, move: Any) -> GrabugeMove:
+        legal = self._checked_move(move)
+        self._play(legal)
+        return legal
+
+    def _checked_move(self, move: Any) -> GrabugeMove:
+        # A turned card is checked against the unseen counts, not a list of 52 outcomes.
+        if self.is_over():
+            raise IllegalMove("the game is over")
+        parsed = self.parse_move(move) if isinstance(move, str) else move
+        if isinstance(parsed, TurnCard):
+            index = CARD_INDEX.get(parsed.card)
+            if index is None:
+                raise IllegalMove(f"{parsed.card!r} is not a card ({CARD_NOTATION})")
+            if self.pending in (Pending.GRABUGE, Pending.DRAWN) and self.unseen[index]:
+                return parsed
+        elif parsed in self._legal_moves():
+            return parsed
+        raise IllegalMove(self._why_illegal(parsed))
+
+    def _why_illegal(self, move: Any) -> str:
+        if not isinstance(move, _MOVE_TYPES):
+            return f"{move!r} is not a Grabuge move"
+        pending = self.pending
+        if isinstance(move, TurnCard):
+            if pending not in (Pending.GRABUGE, Pending.DRAWN):
+                return f"no card is being turned now: {self._awaiting_words()}"
+            decks = self.options["decks"]
+            return (
+                f"every {card_label(move.card)} has already been turned up "
+                f"({decks} decks hold {decks})"
+            )
+        if isinstance(move, CoinFlip):
+            if pending is not Pending.COIN:
+                return f"there is no coin flip now: {self._awaiting_words()}"
+            return "the coin says first:0 or first:1"
+        if pending is Pending.COIN:
+            return "the coin must first decide who plays first (equal turned cards)"
+        if pending is not None:
+            return "a card must be turned first (a chance event the bot resolves)"
+        if isinstance(move, PlayReserve | KeepCard) and not 1 <= move.column <= RESERVE_COLUMNS:
+            return f"there are only {RESERVE_COLUMNS} reserve columns, numbered 1 to 4"
+        return self._why_illegal_play(move)
+
+    def _why_illegal_play(self, move: GrabugeMove) -> str:
+        seat, drawn = self.to_move, self.drawn
+        if isinstance(move, KeepCard):
+            if drawn is None:
+                return "you have no card just turned: only a card turned from the talon is kept"
+            return (
+                f"the {card_label(drawn)} you turned can go on the tableau, so it must be played "
+                "there (drawn)"
+            )
+        if isinstance(move, PlayDrawn):
+            if drawn is None:
+                return "you have no card just turned from the talon to play"
+            return (
+                f"the {card_label(drawn)} you turned cannot go on the tableau: "
+                f"{self._blocked_words(drawn)}; put it on a reserve column (keep 1 to keep 4)"
+            )
+        if drawn is not None:
+            action = "play it (drawn)" if self.can_play(drawn) else "keep it (keep 1 to keep 4)"
+            return f"first place the {card_label(drawn)} you just turned: {action}"
+        top = self.grabuge_top[seat]
+        if isinstance(move, PlayGrabuge):
+            if self.grabuge_became_talon[seat]:
+                return "your grabuge has become your talon: it is drawn four at a time now"
+            if top is None:
+                return "your grabuge is empty"
+            return f"the {card_label(top)} on your grabuge cannot go on the tableau: " + (
+                self._blocked_words(top)
+            )
+        if isinstance(move, PlayReserve):
+            if self._grabuge_playable(seat) and top is not None:
+                return (
+                    f"your grabuge's {card_label(top)} can go on the tableau, and the grabuge "
+                    "always plays first"
+                )
+            column = self.reserves[seat][move.column - 1]
+            if not column:
+                return f"reserve column {move.column} is empty"
+            return (
+                f"the {card_label(column[-1])} at the end of reserve column {move.column} cannot "
+                f"go on the tableau: {self._blocked_words(column[-1])} (only the last card of a "
+                "column can be played)"
+            )
+        return "that move is not possible now"
+
+    def _blocked_words(self, card: str) -> str:
+        return f"no pile shows {_a(RANK_OF[card] - 1)}"
+
+    def _awaiting_words(self) -> str:
+        return {
+            "card": "a card must be turned (a chance event)",
+            "coin": "the coin must decide who plays first",
+            "grabuge": "the grabuge's top card must be played",
+            "drawn": "the card just turned must be played",
+            "keep": "the card just turned must be kept on a reserve column",
+            "reserve": "a reserve card must be played",
+        }.get(self.decision() or "", "the game is over")
+
+    def _play(self, move: GrabugeMove) -> None:
+        seat = self.to_move
+        if isinstance(move, TurnCard):
+            self._reveal(move.card)
+        elif isinstance(move, CoinFlip):
+            self._log({"event": "first", "seat": move.seat, "by": "coin"})
+            self._begin(move.seat)
+        elif isinstance(move, PlayGrabuge):
+            card = self.grabuge_top[seat]
+            assert card is not None
+            self.grabuge_top[seat] = None
+            self._place(card, seat, "grabuge")
+            self._after_grabuge_card_left(seat)
+        elif isinstance(move, PlayDrawn):
+            assert self.drawn is not None
+            card, self.drawn = self.drawn, None
+            self._place(card, seat, "drawn")
+        elif isinstance(move, PlayReserve):
+            card = self.reserves[seat][move.column - 1].pop()
+            self._place(card, seat, "reserve", move.column)
+        else:
+            assert self.drawn is not None
+            self.reserves[seat][move.column - 1].append(self.drawn)
+            self._log({"event": "kept", "seat": seat, "card": self.drawn, "column": move.column})
+            self.drawn = None
+        self._advance()
+
+    def _reveal(self, card: str) -> None:
+        """A chance card: the new grabuge top (set-up or play) or the next of the four."""
+        self.unseen[CARD_INDEX[card]] -= 1
+        self.unseen_total -= 1
+        seat = self.to_move
+        if self.pending is Pending.DRAWN:
+            self.pending = None
+            self.hand -= 1
+            self.drawn = card
+            self._log({"event": "turned", "seat": seat, "card": card, "to": "drawn"})
+            return
+        self.pending = None
+        self.grabuge_down[seat] -= 1
+        self._log({"event": "turned", "seat": seat, "card": card, "to": "grabuge"})
+        if not self.setup:
+            self.grabuge_top[seat] = card
+            return
+        if RANK_OF[card] == ACE:
+            # Set-up Aces go to the tableau without a move; the next card is turned.
+            self._place(card, seat, "setup")
+            if self.grabuge_down[seat]:
+                self.pending = Pending.GRABUGE
+                return
+            if SETUP_EMPTIED_GRABUGE_SCORES:
+                self._after_grabuge_card_left(seat)
+        else:
+            self.grabuge_top[seat] = card
+        self._next_setup_seat()
+
+    def _next_setup_seat(self) -> None:
+        if self.to_move == SETUP_ORDER[0]:
+            self.to_move = SETUP_ORDER[1]
+            self.pending = Pending.GRABUGE
+            return
+        ranks = [
+            RANK_OF[top] if top is not None else EMPTY_GRABUGE_START_RANK
+            for top in self.grabuge_top
+        ]
+        if ranks[0] == ranks[1]:
+            self.pending = Pending.COIN
+            return
+        first = 0 if ranks[0] > ranks[1] else 1
+        self._log({"event": "first", "seat": first, "by": "cards"})
+        self._begin(first)
+
+    def _begin(self, first: int) -> None:
+        self.setup = False
+        self.pending = None
+        self._start_turn(first)
+
+    def _after_grabuge_card_left(self, seat: int) -> None:
+        """Turn the next grabuge card, or score the bonus when the grabuge is now empty."""
+        if self.grabuge_down[seat]:
+            self.pending = Pending.GRABUGE
+            return
+        bonus = self.bonus_seat is None and not self.grabuge_became_talon[seat]
+        if bonus:
+            self.bonus_seat = seat
+        self._log({"event": "grabuge_emptied", "seat": seat, "bonus": bonus})
+
+    def _place(self, card: str, seat: int, source: str, column: int | None = None) -> None:
+        """Put `card` on the tableau; a King crowns its pile, won by `seat`."""
+        rank = RANK_OF[card]
+        onto: str | None = None
+        self._tops = None
+        if rank == ACE:
+            pile: dict[str, Any] = {"id": self.next_pile_id, "cards": [card]}
+            self.next_pile_id += 1
+            self.piles.append(pile)
+        else:
+            pile = next(p for p in self.piles if RANK_OF[p["cards"][-1]] == rank - 1)
+            onto = pile["cards"][-1]
+            pile["cards"].append(card)
+        event: dict[str, Any] = {
+            "event": "played", "seat": seat, "card": card, "from": source,
+            "pile": pile["id"], "onto": onto,
+        }
+        if column is not None:
+            event["column"] = column
+        if rank == KING:
+            self.piles.remove(pile)
+            self.crowned[seat] += 1
+            event["crowned"] = True
+        self._log(event)
+
+    def _advance(self) -> None:
+        """Run the automatic steps until a move or chance outcome is needed, or the end."""
+        while self._result is None and self.pending is None and not self.setup:
+            seat = self.to_move
+            if self.drawn is not None or self._cascade_moves(seat):
+                return
+            if self.hand:
+                self.pending = Pending.DRAWN
+                return
+            if not self.drew:
+                self.drew = True
+                if self._draw(seat):
+                    continue
+            self._end_turn()
+
+    def _draw(self, seat: int) -> bool:
+        """Step 2: take four (or all that remain); False when there is nothing to draw."""
+        if self.talon[seat] == 0 and self.grabuge_count(seat):
+            # The grabuge becomes the talon; its face-up card is the first of the four.
+            top = self.grabuge_top[seat]
+            assert top is not None
+            size = self.grabuge_count(seat)
+            taken = min(DRAW_SIZE, size)
+            self.talon[seat] = size - taken
+            self.grabuge_top[seat], self.grabuge_down[seat] = None, 0
+            self.grabuge_became_talon[seat] = True
+            self.hand, self.drawn = taken - 1, top
+            self._log({"event": "grabuge_to_talon", "seat": seat, "cards": size})
+            self._log({"event": "drew", "seat": seat, "count": taken})
+            self._log({"event": "turned", "seat": seat, "card": top, "to": "drawn"})
+            return True
+        if self.talon[seat] == 0:
+            return False
+        taken = min(DRAW_SIZE, self.talon[seat])
+        self.talon[seat] -= taken
+        self.hand = taken
+        self._log({"event": "drew", "seat": seat, "count": taken})
+        return True
+
+    def _start_turn(self, seat: int) -> None:
+        self.previous_log = self.log
+        self.turn += 1
+        self.log = {"turn": self.turn, "seat": seat, "events": []}
+        self.to_move, self.drew, self.hand = seat, False, 0
+
+    def _end_turn(self) -> None:
+        """Pass the turn; skip a player with nothing to do; end when neither has anything."""
+        seat = self.to_move
+        for following in (1 - seat, seat):
+            if self._has_something_to_do(following):
+                self._start_turn(following)
+                if following == seat:
+                    self._log({"event": "skipped", "seat": 1 - seat})
+                return
+        self._finish()
+
+    def _finish(self) -> None:
+        left = [self.unplayed_cards(seat) for seat in (0, 1)]
+        difference = abs(left[0] - left[1])
+        if difference:
+            fewer = 0 if left[0] < left[1] else 1
+            self.leftover_paquets[fewer] = difference // LEFTOVER_CARDS_PER_PAQUET
+        scores = [self.paquets(seat) for seat in (0, 1)]
+        if scores[0] == scores[1] and EQUAL_TOTALS_DRAW:
+            self._result = Result([0, 1], scores, "draw")
+        else:
+            self._result = Result([0 if scores[0] > scores[1] else 1], scores, "paquets")
+        self._log({"event": "game_over", "unplayed": left, "scores": scores})
+
+    def _log(self, event: dict[str, Any]) -> None:
+        event["n"] = self.event_count
+        self.event_count += 1
+        self.log["events"].append(event)
+
+    # -- views and dumps -----------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        # Every card a seat may see is face up for both: the view is the same for all seats.
+        pending = self.pending
+        turning = None
+        if pending in (Pending.GRABUGE, Pending.DRAWN):
+            turning = {"seat": self.to_move, "for": pending.value, "setup": self.setup}
+        drawn = self.drawn
+        return {
+            "game": "grabuge",
+            "viewer": seat,
+            "decks": self.options["decks"],
+            "card_notation": CARD_NOTATION,
+            "current_player": self.current_player,
+            "phase": "over" if self._result else "setup" if self.setup else "play",
+            "turn": {"number": self.turn, "seat": None if self.setup else self.to_move},
+            "awaiting": self.decision(),
+            "turning": turning,
+            "placing": None if drawn is None else {
+                "seat": self.to_move, "card": drawn, "playable": self.can_play(drawn),
+                "pile": self.pile_for(drawn),
+            },
+            "hand_face_down": self.hand,
+            "tableau": [
+                {
+                    "id": pile["id"], "cards": list(pile["cards"]), "top": pile["cards"][-1],
+                    "count": len(pile["cards"]), "needs": RANKS[RANK_OF[pile["cards"][-1]]],
+                }
+                for pile in self.piles
+            ],
+            "players": [self._player_view(player) for player in (0, 1)],
+            "grabuge_bonus_seat": self.bonus_seat,
+            "unseen": self.unseen_total,
+            "log": _copy_log(self.log),
+            "previous_log": _copy_log(self.previous_log) if self.previous_log else None,
+            "result": self._result.to_dict() if self._result else None,
+        }
+
+    def _player_view(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "grabuge": {
+                "top": self.grabuge_top[seat],
+                "under": self.grabuge_down[seat],
+                "count": self.grabuge_count(seat),
+                "became_talon": self.grabuge_became_talon[seat],
+                "playable": self._grabuge_playable(seat),
+            },
+            "talon": self.talon[seat],
+            "reserve": [list(column) for column in self.reserves[seat]],
+            "playable_columns": self.playable_columns(seat),
+            "paquets": {
+                "crowned": self.crowned[seat],
+                "grabuge_bonus": GRABUGE_BONUS_PAQUETS if self.bonus_seat == seat else 0,
+                "leftover": self.leftover_paquets[seat],
+                "total": self.paquets(seat),
+            },
+            "unplayed": self.unplayed_cards(seat),
+        }
+
+    def _dump_state(self) -> dict[str, Any]:
+        return {
+            "unseen": list(self.unseen),
+            "piles": [{"id": p["id"], "cards": list(p["cards"])} for p in self.piles],
+            "next_pile_id": self.next_pile_id,
+            "talon": list(self.talon),
+            "grabuge_top": list(self.grabuge_top),
+            "grabuge_down": list(self.grabuge_down),
+            "grabuge_became_talon": list(self.grabuge_became_talon),
+            "reserves": [[list(c) for c in columns] for columns in self.reserves],
+            "crowned": list(self.crowned),
+            "bonus_seat": self.bonus_seat,
+            "leftover_paquets": list(self.leftover_paquets),
+            "hand": self.hand,
+            "drawn": self.drawn,
+            "drew": self.drew,
+            "setup": self.setup,
+            "to_move": self.to_move,
+            "pending": self.pending.value if self.pending else None,
+            "turn": self.turn,
+            "log": _copy_log(self.log),
+            "previous_log": _copy_log(self.previous_log) if self.previous_log else None,
+            "event_count": self.event_count,
+            "result": self._result.to_dict() if self._result else None,
+        }
+
+    def _load_state(self, data: Mapping[str, Any], share_events: bool = False) -> None:
+        self.unseen = [int(count) for count in data["unseen"]]
+        if len(self.unseen) != len(CARDS):
+            raise ValueError("a Grabuge dump counts the unseen copies of all 52 cards")
+        self.unseen_total = sum(self.unseen)
+        self.piles = [{"id": p["id"], "cards": list(p["cards"])} for p in data["piles"]]
+        self.next_pile_id = data["next_pile_id"]
+        self._tops = None
+        self.talon = list(data["talon"])
+        self.grabuge_top = list(data["grabuge_top"])
+        self.grabuge_down = list(data["grabuge_down"])
+        self.grabuge_became_talon = list(data["grabuge_became_talon"])
+        self.reserves = [[list(c) for c in columns] for columns in data["reserves"]]
+        self.crowned = list(data["crowned"])
+        self.bonus_seat = data["bonus_seat"]
+        self.leftover_paquets = list(data["leftover_paquets"])
+        self.hand = data["hand"]
+        self.drawn = data["drawn"]
+        self.drew = data["drew"]
+        self.setup = data["setup"]
+        self.to_move = data["to_move"]
+        self.pending = Pending(data["pending"]) if data["pending"] else None
+        self.turn = data["turn"]
+        # A clone may share the (never changed) events; data from outside is copied.
+        own = _copy_log if share_events else _own_log
+        self.log = own(data["log"])
+        self.previous_log = own(data["previous_log"]) if data["previous_log"] else None
+        self.event_count = data["event_count"]
+        result = data["result"]
+        self._result = (
+            Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
+        )
+
+    def clone(self) -> GrabugeState:
+        """An independent copy (through the dump: much cheaper than a deep copy)."""
+        copy = GrabugeState(self.num_players, self.options)
+        copy._load_state(self._dump_state(), share_events=True)
+        return copy
+
+
+def _copy_log(log: Mapping[str, Any]) -> dict[str, Any]:
+    # Events are never changed once logged, so copies share them (dumps stay cheap).
+    return {"turn": log["turn"], "seat": log["seat"], "events": list(log["events"])}
+
+
+def _own_log(log: Mapping[str, Any]) -> dict[str, Any]:
+    """A log read from outside: fresh event dicts, so the caller's data is never shared."""
+    events = [
+        {key: list(value) if isinstance(value, list) else value for key, value in event.items()}
+        for event in log["events"]
+    ]
+    return {"turn": log["turn"], "seat": log["seat"], "events": events}
+
+
+GRABUGE = Game(
+    id="grabuge",
+    name="Le Grabuge",
+    min_players=2,
+    max_players=2,
+    state_class=GrabugeState,
+    option_specs={
+        "decks": choice_option(
+            "number of 52-card decks shuffled together", DEFAULT_DECKS, DECK_CHOICES
+        ),
+    },
+)

@@ -1,0 +1,1348 @@
+"""Granat: a draughts-like capture game on a diagonal lattice, with garnet pawns that carry
+garnet marbles, yellow lines that let them capture in long chains, and a central garnet cell.
+
+The board is data (`LINES`, `GARNET_CELL_NAME`, `GARNET_LINK_NAMES`, `YELLOW_LINES`, the
+halves and back rows): every rule below reads the board only through the tables built from
+it, so a corrected map is an edit of those constants.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import pairwise
+from typing import Any
+
+from engines.base import Game, GameState, IllegalMove, Result
+from engines.grid import Cell
+
+# -- the board, as data ---------------------------------------------------------------------
+
+COLUMN_LETTERS = "abcdefghi"
+"""The column letters, left to right as Red sees the board."""
+
+NUM_ROWS = 15
+"""Rows 1 (Red's back row) to 15 (Blue's back row)."""
+
+LINES: tuple[str, ...] = (
+    # rising diagonals (towards the top right)
+    "a1 b2 c3 d4 e5 f6 g7 h8 i9",
+    "c1 d2 e3 f4 g5 h6 i7",
+    "e1 f2 g3 h4 i5",
+    "g1 h2 i3",
+    "a3 b4 c5 d6 e7 f8 g9 h10 i11",
+    "a5 b6 c7 d8 e9 f10 g11 h12 i13",
+    "a7 b8 c9 d10 e11 f12 g13 h14 i15",
+    "a9 b10 c11 d12 e13 f14 g15",
+    "a11 b12 c13 d14 e15",
+    "a13 b14 c15",
+    # falling diagonals (towards the top left)
+    "c1 b2 a3",
+    "e1 d2 c3 b4 a5",
+    "g1 f2 e3 d4 c5 b6 a7",
+    "i1 h2 g3 f4 e5 d6 c7 b8 a9",
+    "i3 h4 g5 f6 e7 d8 c9 b10 a11",
+    "i5 h6 g7 f8 e9 d10 c11 b12 a13",
+    "i7 h8 g9 f10 e11 d12 c13 b14 a15",
+    "i9 h10 g11 f12 e13 d14 c15",
+    "i11 h12 g13 f14 e15",
+    "i13 h14 g15",
+)
+"""Every straight line of the lattice as its cells in order; each cell is linked to the next.
+
+The cells of the board are the cells of these lines plus the garnet cell: 68 cells, those
+whose column number (a = 1) plus row number is even.
+"""
+
+GARNET_CELL_NAME = "e8"
+"""The garnet cell, in the middle of row 8 (it is not a lattice cell)."""
+
+GARNET_LINK_NAMES: tuple[str, ...] = ("d8", "f8", "e7", "e9")
+"""The four cells linked to the garnet cell; opposite links form straight lines through it."""
+
+YELLOW_LINES: tuple[str, ...] = (
+    "a1 b2 c3 d4 e5 f6 g7 h8 i9",
+    "i1 h2 g3 f4 e5 d6 c7 b8 a9",
+    "a15 b14 c13 d12 e11 f10 g9 h8 i7",
+    "i15 h14 g13 f12 e11 d10 c9 b8 a7",
+)
+"""[decision] The yellow lines: the four full corner diagonals (crossing at e5, h8, e11, b8).
+
+Every link between two consecutive cells of these strings is yellow; every other link black.
+"""
+
+OWN_HALF_ROWS: tuple[tuple[int, ...], tuple[int, ...]] = (tuple(range(1, 8)), tuple(range(9, 16)))
+"""Rows (1-based) of each seat's own half; row 8 and the garnet cell belong to neither."""
+
+BACK_ROWS: tuple[int, int] = (1, 15)
+"""Each seat's own back (starting) row; a neutral pawn reaching the other one is stuck."""
+
+FORWARD: tuple[int, int] = (1, -1)
+"""Row direction of a seat's forward moves: Red up the rows, Blue down."""
+
+SEAT_NAMES = ("Red", "Blue")
+SEAT_COLOURS = ("red", "blue")
+SEAT_LETTERS = ("R", "B")
+PAWNS_PER_SIDE = 14
+GARNET_PAWNS_PER_SIDE = 2
+
+START_POSITION = (
+    "0 R:a1*,c1,e1,g1,i1*,b2,d2,f2,h2,a3,c3,e3,g3,i3 "
+    "B:a15*,c15,e15,g15,i15*,b14,d14,f14,h14,a13,c13,e13,g13,i13 0"
+)
+"""The start position of granat.md; Red (seat 0) moves first."""
+
+# -- decisions (see docs/games/granat.md, "Readings and decisions") --------------------------
+
+OWN_PAWN_JUMPS_FORWARD_ONLY = True
+"""[decision] A neutral pawn's jumps over its own pawns go forward only (either forward line)."""
+
+STEP_COMBINES_WITH_JUMPS = False
+"""[decision] A plain step is not combined with jumps (True: one step may be followed by jumps)."""
+
+STUCK_NEUTRAL_MAY_CAPTURE = False
+"""[decision] A neutral pawn on the opponent's back row neither steps nor captures."""
+
+CHAIN_GOES_ON_AT_BACK_ROW = True
+"""[decision] A neutral capture chain that reaches the opponent's back row goes on until it ends."""
+
+MARBLE_LINK_NEEDED_WHEN = "either"
+"""[decision] When handing on a marble needs the two pawns joined by a line: "either" pawn in
+the opponent's half (our reading), "both" in it, or only when the "giver" is in it."""
+
+NEUTRAL_CAPTURES_BACKWARD = True
+"""[decision] Neutral pawns capture in every direction, backwards too."""
+
+NEUTRAL_CHAIN_MUST_CONTINUE = True
+"""[decision] A neutral capture chain must go on while a further capture is possible."""
+
+YELLOW_MAY_TURN_STRAIGHT_BACK = True
+"""[decision] After a yellow jump the chain may go on along any yellow line, straight back too."""
+
+BLACK_CONTINUES_STRAIGHT_ONLY = True
+"""[decision] After a black jump the chain may stop, or go on straight ahead along the same line
+only (False: it may go on in any direction)."""
+
+CAPTURE_MAJORITY_RULE = False
+"""[decision] Among several capturing moves the player chooses freely (True: most captures)."""
+
+NEUTRAL_ON_GARNET_CELL_BLOCKS_YELLOW_FOR = "everyone"
+"""[decision] Whose yellow lines turn black while a neutral pawn stands on the garnet cell:
+"everyone" (a neutral of either side, for both players: our reading), "owner" (only the
+neutral's owner) or "opponent" (only the neutral owner's opponent)."""
+
+GARNET_SLIDES_SIDEWAYS = True
+"""[decision] "Forward or backward" means both senses of any line, so garnet pawns may also use
+the sideways links d8–e8–f8 (False: they may not move along a sideways line)."""
+
+GARNET_CELL_DUTY_FIRST = True
+"""[decision] The duty to take a garnet marble off e8 comes before the capture duty, which then
+applies among the moves that fulfil it (False: any capture may be played instead of leaving,
+and the pawn leaves on a later turn). Keep True with the position string: it infers a garnet
+pawn's protection from the seat to move, which holds only if the marble always leaves."""
+
+STRANDED_MARBLE_IS_LOST = True
+"""[decision] A garnet marble on e8 that can neither move off nor be handed on is lost (the move
+`e8>`), leaving a neutral pawn on e8 (False: the duty lapses and the pawn may stay)."""
+
+NO_MOVES_LOSES = True
+"""[decision] A player with no legal move loses (False: the game is drawn)."""
+
+DRAW_WHEN_NO_NEUTRALS = True
+"""[decision] The game is drawn when no neutral pawn is left on either side."""
+
+QUIET_MOVES_FOR_DRAW = 40
+"""[decision] Draw after this many moves in a row (both players counted) with no capture and no
+neutral pawn moved (marble moves and garnet slides are quiet)."""
+
+END_CHECKS: tuple[str, ...] = ("no_pawns", "no_neutrals", "quiet_moves", "no_moves")
+"""[decision] The end checks made after every move, in this order."""
+
+RESIGNED = "resigned"
+"""Result reason the bot records when a player resigns (the engine never ends a game this way)."""
+
+# -- the board tables built from the data -----------------------------------------------------
+
+
+def _cell_of(name: str) -> Cell:
+    return Cell(COLUMN_LETTERS.index(name[0]), int(name[1:]) - 1)
+
+
+def _cells_of(text: str) -> tuple[Cell, ...]:
+    return tuple(_cell_of(name) for name in text.split())
+
+
+def _row_key(cell: Cell) -> tuple[int, int]:
+    return (cell.row, cell.col)
+
+
+GARNET_CELL = _cell_of(GARNET_CELL_NAME)
+GARNET_LINKS: tuple[Cell, ...] = tuple(_cell_of(name) for name in GARNET_LINK_NAMES)
+
+
+def _garnet_lines() -> list[tuple[Cell, ...]]:
+    """Straight lines through the garnet cell: opposite links pair up, a lone link stays short."""
+    lines: list[tuple[Cell, ...]] = []
+    used: set[Cell] = set()
+    for link in GARNET_LINKS:
+        if link in used:
+            continue
+        opposite = Cell(2 * GARNET_CELL.col - link.col, 2 * GARNET_CELL.row - link.row)
+        if opposite in GARNET_LINKS:
+            lines.append((link, GARNET_CELL, opposite))
+            used |= {link, opposite}
+        else:
+            lines.append((link, GARNET_CELL))
+            used.add(link)
+    return lines
+
+
+STRAIGHT_LINES: tuple[tuple[Cell, ...], ...] = (
+    *(_cells_of(line) for line in LINES),
+    *_garnet_lines(),
+)
+"""Every straight line (the lattice lines, then those through the garnet cell) as cells."""
+
+CELLS: tuple[Cell, ...] = tuple(
+    sorted({cell for line in STRAIGHT_LINES for cell in line}, key=_row_key)
+)
+"""Every cell of the board, row by row from a1 (garnet cell included)."""
+
+LINKS: frozenset[frozenset[Cell]] = frozenset(
+    frozenset(pair) for line in STRAIGHT_LINES for pair in pairwise(line)
+)
+"""Every link (a line between two neighbouring cells), as unordered pairs."""
+
+YELLOW_LINKS: frozenset[frozenset[Cell]] = frozenset(
+    frozenset(pair)
+    for line in YELLOW_LINES
+    for pair in pairwise(_cells_of(line))
+)
+"""The yellow links; every other link is black."""
+
+_bad_yellow = [sorted(map(str, pair)) for pair in YELLOW_LINKS if pair not in LINKS]
+if _bad_yellow:  # a map edit that colours a link that does not exist is a data error
+    raise ValueError(f"yellow links that are not lines of the board: {_bad_yellow}")
+
+# Internally a cell is its index in CELLS (hashing small ints is much faster than dataclasses).
+_IDX: dict[Cell, int] = {cell: index for index, cell in enumerate(CELLS)}
+_NAME: tuple[str, ...] = tuple(str(cell) for cell in CELLS)
+_ROW: tuple[int, ...] = tuple(cell.row for cell in CELLS)
+_GARNET = _IDX[GARNET_CELL]
+_BY_NAME: dict[str, int] = {name: index for index, name in enumerate(_NAME)}
+_SEAT_ORDER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(range(len(CELLS)), key=lambda i: (_ROW[i] * FORWARD[seat], CELLS[i].col)))
+    for seat in (0, 1)
+)
+"""Per seat, the cell indices in position-string order: from that seat's back row onwards."""
+
+
+@dataclass(frozen=True)
+class Ray:
+    """The cells met going one way along a straight line from a cell (the cell excluded)."""
+
+    line: int
+    sense: int
+    cells: tuple[int, ...]
+    """Cell indices (positions in CELLS), nearest first."""
+    yellow_upto: tuple[bool, ...]
+    """yellow_upto[i]: every link from the origin to cells[i] is yellow."""
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Identifies the line and the sense: equal keys mean "straight on"."""
+        return (self.line, self.sense)
+
+    @property
+    def reverse_key(self) -> tuple[int, int]:
+        """The key of the ray going straight back along the same line."""
+        return (self.line, -self.sense)
+
+
+def _build_rays() -> tuple[tuple[Ray, ...], ...]:
+    rays: list[list[Ray]] = [[] for _ in CELLS]
+    for number, line in enumerate(STRAIGHT_LINES):
+        for index, origin in enumerate(line):
+            for sense, cells in ((1, line[index + 1 :]), (-1, tuple(reversed(line[:index])))):
+                if not cells:
+                    continue
+                yellow, flags, previous = True, [], origin
+                for cell in cells:
+                    yellow = yellow and frozenset((previous, cell)) in YELLOW_LINKS
+                    flags.append(yellow)
+                    previous = cell
+                ray = Ray(number, sense, tuple(_IDX[c] for c in cells), tuple(flags))
+                rays[_IDX[origin]].append(ray)
+    return tuple(tuple(found) for found in rays)
+
+
+_RAYS: tuple[tuple[Ray, ...], ...] = _build_rays()
+"""From each cell index, the rays along every straight line through it."""
+
+_RAY_TO: dict[tuple[int, int], tuple[Ray, int]] = {
+    (origin, cell): (ray, index)
+    for origin, rays in enumerate(_RAYS)
+    for ray in rays
+    for index, cell in enumerate(ray.cells)
+}
+"""(from, to) -> (the ray from `from` that reaches `to`, the index of `to` on it)."""
+
+
+def _row_step(origin: int, ray: Ray) -> int:
+    """+1 / -1 / 0: the ray goes up the rows, down, or sideways."""
+    return _ROW[ray.cells[0]] - _ROW[origin]
+
+
+def _rays_where(keep: Callable[[int], bool], seat: int) -> tuple[tuple[Ray, ...], ...]:
+    """Per cell, the rays whose first step, counted forward for `seat`, passes `keep`."""
+    return tuple(
+        tuple(ray for ray in rays if keep(_row_step(origin, ray) * FORWARD[seat]))
+        for origin, rays in enumerate(_RAYS)
+    )
+
+
+_FORWARD_RAYS = tuple(_rays_where(lambda step: step > 0, seat) for seat in (0, 1))
+"""Per seat, from each cell, the rays that lead forward (towards the opponent)."""
+
+_NOT_BACKWARD_RAYS = tuple(_rays_where(lambda step: step >= 0, seat) for seat in (0, 1))
+"""Per seat, the rays that do not lead backward (forward or sideways)."""
+
+_LINKED: frozenset[tuple[int, int]] = frozenset(
+    (_IDX[a], _IDX[b]) for pair in LINKS for a in pair for b in pair if a != b
+)
+
+
+def in_own_half(seat: int, cell: Cell) -> bool:
+    """True when `cell` lies in `seat`'s own half (never row 8 nor the garnet cell)."""
+    return cell != GARNET_CELL and cell.row + 1 in OWN_HALF_ROWS[seat]
+
+
+def on_opponent_back_row(seat: int, cell: Cell) -> bool:
+    """True when `cell` is on the back row of `seat`'s opponent."""
+    return cell.row + 1 == BACK_ROWS[1 - seat]
+
+
+def is_linked(a: Cell, b: Cell) -> bool:
+    """True when a line joins the two cells directly."""
+    return frozenset((a, b)) in LINKS
+
+
+_OWN_HALF: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(in_own_half(seat, cell) for cell in CELLS) for seat in (0, 1)
+)
+_OPPONENT_BACK_ROW: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(on_opponent_back_row(seat, cell) for cell in CELLS) for seat in (0, 1)
+)
+
+
+def board_geometry() -> dict[str, Any]:
+    """JSON-safe description of the board for renderers: cells, links and their colours."""
+    return {
+        "columns": len(COLUMN_LETTERS),
+        "rows": NUM_ROWS,
+        "column_letters": COLUMN_LETTERS,
+        "cells": [
+            {"cell": str(c), "col": c.col, "row": c.row, "garnet_cell": c == GARNET_CELL}
+            for c in CELLS
+        ],
+        "garnet_cell": str(GARNET_CELL),
+        "garnet_links": [str(c) for c in GARNET_LINKS],
+        "links": [
+            {
+                "from": str(a),
+                "to": str(b),
+                "colour": "yellow" if frozenset((a, b)) in YELLOW_LINKS else "black",
+            }
+            for line in STRAIGHT_LINES
+            for a, b in pairwise(line)
+        ],
+        "yellow_lines": [line.split() for line in YELLOW_LINES],
+        "own_half_rows": [list(rows) for rows in OWN_HALF_ROWS],
+        "back_rows": list(BACK_ROWS),
+        "seat_colours": list(SEAT_COLOURS),
+    }
+
+
+# -- pawns and moves ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pawn:
+    """A pawn of `seat`; a garnet pawn carries a garnet marble."""
+
+    seat: int
+    garnet: bool
+
+
+class MoveKind(Enum):
+    """The four shapes a Granat move can take."""
+
+    PLAIN = "plain"
+    """A neutral step, jumps over own pawns, or a garnet slide: cells joined with `-`."""
+    CAPTURE = "capture"
+    """A capture: the start cell and each landing cell joined with `x`."""
+    MARBLE = "marble"
+    """A marble handed on from a garnet pawn to an own neutral pawn: `a1>c3`."""
+    LOSE_MARBLE = "lose_marble"
+    """The marble on the garnet cell is lost because it can go nowhere: `e8>`."""
+
+
+@dataclass(frozen=True)
+class GranatMove:
+    """One Granat move; `str()` gives its canonical notation."""
+
+    kind: MoveKind
+    cells: tuple[Cell, ...]
+    notation: str = field(init=False, compare=False, repr=False)
+    """The canonical notation, computed once."""
+
+    def __post_init__(self) -> None:
+        if self.kind is MoveKind.PLAIN:
+            text = "-".join(map(str, self.cells))
+        elif self.kind is MoveKind.CAPTURE:
+            text = "x".join(map(str, self.cells))
+        elif self.kind is MoveKind.MARBLE:
+            text = f"{self.cells[0]}>{self.cells[1]}"
+        else:
+            text = f"{self.cells[0]}>"
+        object.__setattr__(self, "notation", text)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    @property
+    def start(self) -> Cell:
+        """The cell of the pawn that moves (or gives its marble)."""
+        return self.cells[0]
+
+    @property
+    def end(self) -> Cell:
+        """The last cell named by the move."""
+        return self.cells[-1]
+
+
+LOSE_MARBLE = GranatMove(MoveKind.LOSE_MARBLE, (GARNET_CELL,))
+"""The move `e8>`."""
+
+
+_INTERNED: dict[tuple[MoveKind, tuple[int, ...]], GranatMove] = {}
+
+
+def _move(kind: MoveKind, path: tuple[int, ...]) -> GranatMove:
+    """The move object for a path of cell indices (interned: moves are immutable)."""
+    move = _INTERNED.get((kind, path))
+    if move is None:
+        move = _INTERNED[(kind, path)] = GranatMove(kind, tuple(CELLS[i] for i in path))
+    return move
+
+
+_CELL_TOKEN = re.compile(r"^([a-z])(\d{1,2})$")
+_SEPARATORS = re.compile(r"\s*([-x>])\s*")
+_HOW_TO_WRITE = "write a step like c3-d4, a capture like c3xe5, or a marble handed on like a1>c3"
+
+
+def parse_cell(text: str) -> Cell:
+    """Read one cell name (case-insensitive); raise IllegalMove if it is not on the board."""
+    token = text.strip().lower()
+    if token in _BY_NAME:
+        return CELLS[_BY_NAME[token]]
+    match = _CELL_TOKEN.match(token)
+    if not match:
+        raise IllegalMove(
+            f"{text.strip()!r} is not a cell (write a column letter then a row, like c3)"
+        )
+    col, row = ord(match[1]) - ord("a"), int(match[2]) - 1
+    if not (0 <= col < len(COLUMN_LETTERS) and 0 <= row < NUM_ROWS):
+        raise IllegalMove(f"{token} is off the board (columns a to i, rows 1 to {NUM_ROWS})")
+    cell = Cell(col, row)
+    if cell not in _IDX:
+        raise IllegalMove(
+            f"{token} is not a cell of the board: odd rows hold a c e g i, even rows b d f h, "
+            f"and {GARNET_CELL} is the garnet cell"
+        )
+    return cell
+
+
+def parse_notation(text: str) -> GranatMove:
+    """Read Granat notation without checking legality."""
+    if not isinstance(text, str):
+        raise IllegalMove(f"{text!r} is not a Granat move")
+    flat = _SEPARATORS.sub(r"\1", text.strip().lower())
+    if not flat:
+        raise IllegalMove(f"the move is empty: {_HOW_TO_WRITE}")
+    if flat == "pass":
+        raise IllegalMove("there is no passing in Granat: every turn moves a pawn or a marble")
+    if ">" in flat:
+        parts = flat.split(">")
+        if len(parts) != 2:
+            raise IllegalMove(
+                f"{text.strip()!r} has several '>': a marble goes from one pawn to one pawn, "
+                "like a1>c3"
+            )
+        giver = parse_cell(parts[0])
+        if not parts[1]:
+            if giver != GARNET_CELL:
+                raise IllegalMove(
+                    f"only the marble on the garnet cell can be lost, written {GARNET_CELL}>"
+                )
+            return LOSE_MARBLE
+        return GranatMove(MoveKind.MARBLE, (giver, parse_cell(parts[1])))
+    if "x" in flat and "-" in flat:
+        raise IllegalMove(f"{text.strip()!r} mixes '-' and 'x': a move is a capture or not")
+    separator = "x" if "x" in flat else "-"
+    parts = flat.split(separator)
+    if len(parts) < 2:
+        raise IllegalMove(f"{text.strip()!r} is not a Granat move: {_HOW_TO_WRITE}")
+    kind = MoveKind.CAPTURE if separator == "x" else MoveKind.PLAIN
+    return GranatMove(kind, tuple(parse_cell(part) for part in parts))
+
+
+# -- the state ------------------------------------------------------------------------------------
+
+Board = list[Pawn | None]
+"""The board inside the engine: the pawn (or None) on each cell index of CELLS."""
+
+LastJump = tuple[tuple[int, int], bool]
+"""The previous jump of a garnet capture: (its ray key, whether it was yellow)."""
+
+
+class GranatState(GameState):
+    """A Granat game: the pawns on the board, the side to move and the quiet-move count."""
+
+    def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(num_players, options)
+        self.board: Board = [None] * len(CELLS)
+        self.to_move = 0
+        self.quiet = 0
+        self._result: Result | None = None
+        self.last_move: str | None = None
+        self.last_description: str | None = None
+        self.last_path: list[str] = []
+        self.last_captured: list[str] = []
+        self._moves_cache: list[GranatMove] | None = None
+        self._position_cache: str | None = None
+        if _START_BOARD:
+            self.board = list(_START_BOARD)
+        else:
+            self._set_position(START_POSITION)
+
+    def clone(self) -> GranatState:
+        """An independent copy (faster than the base deepcopy)."""
+        other = object.__new__(GranatState)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.board = list(self.board)
+        other.last_path = list(self.last_path)
+        other.last_captured = list(self.last_captured)
+        return other
+
+    # -- simple queries -------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self._result else self.to_move
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def pawn_at(self, cell: Cell | str) -> Pawn | None:
+        """The pawn on a cell, or None (also for a cell that is not on the board)."""
+        index = _IDX.get(parse_cell(cell) if isinstance(cell, str) else cell)
+        return None if index is None else self.board[index]
+
+    def pawn_cells(self, seat: int) -> list[Cell]:
+        """The cells of `seat`'s pawns, row by row from a1."""
+        return [CELLS[i] for i in self._own(seat)]
+
+    def _own(self, seat: int) -> list[int]:
+        return [i for i, pawn in enumerate(self.board) if pawn is not None and pawn.seat == seat]
+
+    def protected_seat(self) -> int | None:
+        """The seat whose pawns cannot be captured this move (its garnet pawn just reached e8)."""
+        pawn = self.board[_GARNET]
+        if pawn and pawn.garnet and pawn.seat != self.to_move and not self._result:
+            return pawn.seat
+        return None
+
+    def must_leave_garnet_cell(self) -> bool:
+        """True when the side to move has a garnet pawn on e8 whose marble must leave now."""
+        pawn = self.board[_GARNET]
+        return bool(pawn and pawn.garnet and pawn.seat == self.to_move and not self._result)
+
+    def yellow_lines_active(self, seat: int | None = None) -> bool:
+        """False while a neutral pawn on e8 turns `seat`'s yellow lines black (default: to move)."""
+        return _yellow_active(self.board, self.to_move if seat is None else seat)
+
+    def capture_due(self) -> bool:
+        """True when the side to move must capture."""
+        moves = self.legal_moves()
+        return bool(moves) and moves[0].kind is MoveKind.CAPTURE
+
+    def may_stop_early(self, seat: int) -> bool:
+        """True when `seat` has lost both garnet pawns and so may stop the game (by resigning)."""
+        return not any(p is not None and p.garnet and p.seat == seat for p in self.board)
+
+    def movable_pawns(self) -> list[Cell]:
+        """Cells of the pawns that have a legal move (only capturing pawns when one is due)."""
+        starts = {move.start for move in self.legal_moves()}
+        return [cell for cell in CELLS if cell in starts]
+
+    def moves_of(self, cell: Cell | str) -> list[GranatMove]:
+        """The legal moves of the pawn on `cell` (its marble hand-ons and `e8>` included)."""
+        cell = parse_cell(cell) if isinstance(cell, str) else cell
+        return [move for move in self.legal_moves() if move.start == cell]
+
+    def captured_cells(self, move: GranatMove) -> list[Cell]:
+        """The cells of the pawns a capture takes, in order (empty for other moves)."""
+        if move.kind is not MoveKind.CAPTURE:
+            return []
+        taken = []
+        for here, land in pairwise(move.cells):
+            found = _RAY_TO.get((_IDX[here], _IDX[land]))
+            if found is None or found[1] == 0:
+                raise IllegalMove(f"{here}x{land} does not jump over a pawn")
+            ray, index = found
+            taken.append(CELLS[ray.cells[index - 1]])
+        return taken
+
+    def describe_move(self, move: GranatMove | str) -> str:
+        """Plain words for a legal move here, e.g. "neutral pawn c3 captures 2: d4, f6 (...)"."""
+        return self._describe(self._checked(move))
+
+    # -- move generation ----------------------------------------------------------------------
+
+    def _legal_moves(self) -> list[GranatMove]:
+        if self._moves_cache is None:
+            self._moves_cache = self._compute_moves()
+        return list(self._moves_cache)
+
+    def _compute_moves(self) -> list[GranatMove]:
+        duty = self._duty_moves()
+        if duty is not None:
+            return duty
+        own = self._own(self.to_move)
+        captures = self._captures(own)
+        if captures:
+            return captures
+        moves: list[GranatMove] = []
+        for cell in own:
+            moves += self._plain_moves(cell) + self._marble_moves(cell)
+        return moves
+
+    def _duty_moves(self) -> list[GranatMove] | None:
+        """When the marble on e8 must leave: the moves that take it off; None when no duty."""
+        if not self.must_leave_garnet_cell():
+            return None
+        if not GARNET_CELL_DUTY_FIRST and self._captures(self._own(self.to_move)):
+            return None
+        leaving = self._captures([_GARNET])
+        if not leaving:
+            leaving = self._plain_moves(_GARNET) + self._marble_moves(_GARNET)
+        if leaving:
+            return leaving
+        return [LOSE_MARBLE] if STRANDED_MARBLE_IS_LOST else None
+
+    def _captures(self, cells: list[int]) -> list[GranatMove]:
+        """Every capture by the pawns on `cells` (none while the opponent is protected)."""
+        seat = self.to_move
+        if self.protected_seat() == 1 - seat:
+            return []
+        board = list(self.board)
+        chains: list[tuple[int, ...]] = []
+        for cell in cells:
+            pawn = board[cell]
+            assert pawn is not None
+            if pawn.garnet:
+                chains += _garnet_chains(board, cell, seat)
+            elif STUCK_NEUTRAL_MAY_CAPTURE or not _OPPONENT_BACK_ROW[seat][cell]:
+                chains += _neutral_chains(board, cell, seat)
+        if CAPTURE_MAJORITY_RULE and chains:
+            most = max(len(chain) for chain in chains)
+            chains = [chain for chain in chains if len(chain) == most]
+        return [_move(MoveKind.CAPTURE, chain) for chain in chains]
+
+    def _plain_moves(self, cell: int) -> list[GranatMove]:
+        """Steps, own-pawn jumps or slides of the pawn on `cell` (no capture)."""
+        pawn = self.board[cell]
+        assert pawn is not None
+        if pawn.garnet:
+            paths = _garnet_slides(self.board, cell)
+        elif _OPPONENT_BACK_ROW[pawn.seat][cell]:
+            paths = []
+        else:
+            paths = _neutral_walks(list(self.board), cell, pawn.seat)
+        return [_move(MoveKind.PLAIN, path) for path in paths]
+
+    def _marble_moves(self, cell: int) -> list[GranatMove]:
+        """The marble hand-ons from the garnet pawn on `cell` to own neutral pawns."""
+        giver = self.board[cell]
+        if giver is None or not giver.garnet:
+            return []
+        return [
+            _move(MoveKind.MARBLE, (cell, other))
+            for other in self._own(giver.seat)
+            if not self.board[other].garnet  # type: ignore[union-attr]
+            and _marble_may_pass(giver.seat, cell, other)
+        ]
+
+    # -- playing --------------------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> GranatMove:
+        return parse_notation(text)
+
+    def _play(self, move: GranatMove) -> None:
+        seat = self.to_move
+        self.last_description = self._describe(move)
+        self.last_move = str(move)
+        self.last_path = [str(cell) for cell in move.cells]
+        self.last_captured = []
+        board = self.board
+        if move.kind is MoveKind.LOSE_MARBLE:
+            board[_GARNET] = Pawn(seat, False)
+            self.quiet += 1
+        elif move.kind is MoveKind.MARBLE:
+            board[_IDX[move.cells[0]]] = Pawn(seat, False)
+            board[_IDX[move.cells[1]]] = Pawn(seat, True)
+            self.quiet += 1
+        else:
+            start = _IDX[move.start]
+            pawn = board[start]
+            assert pawn is not None
+            board[start] = None
+            if move.kind is MoveKind.CAPTURE:
+                for taken in self.captured_cells(move):
+                    board[_IDX[taken]] = None
+                    self.last_captured.append(str(taken))
+                self.quiet = 0
+            else:
+                # garnet slides are quiet; a neutral pawn that moves resets the count
+                self.quiet = self.quiet + 1 if pawn.garnet else 0
+            board[_IDX[move.end]] = pawn
+        self.to_move = 1 - seat
+        self._moves_cache = self._position_cache = None
+        self._settle()
+
+    def _settle(self) -> None:
+        """Apply the end checks of granat.md, in the order of END_CHECKS."""
+        checks: dict[str, Callable[[], Result | None]] = {
+            "no_pawns": self._check_no_pawns,
+            "no_neutrals": self._check_no_neutrals,
+            "quiet_moves": self._check_quiet_moves,
+            "no_moves": self._check_no_moves,
+        }
+        for name in END_CHECKS:
+            result = checks[name]()
+            if result:
+                self._result = result
+                return
+
+    def _check_no_pawns(self) -> Result | None:
+        for seat in (0, 1):
+            if not self._own(seat):
+                return Result([1 - seat], None, "captured_all")
+        return None
+
+    def _check_no_neutrals(self) -> Result | None:
+        if DRAW_WHEN_NO_NEUTRALS and all(p is None or p.garnet for p in self.board):
+            return Result([0, 1], None, "draw")
+        return None
+
+    def _check_quiet_moves(self) -> Result | None:
+        if QUIET_MOVES_FOR_DRAW is not None and self.quiet >= QUIET_MOVES_FOR_DRAW:
+            return Result([0, 1], None, "draw")
+        return None
+
+    def _check_no_moves(self) -> Result | None:
+        if self._legal_moves():
+            return None
+        if NO_MOVES_LOSES:
+            return Result([1 - self.to_move], None, "no_moves")
+        return Result([0, 1], None, "draw")
+
+    # -- descriptions and reasons ------------------------------------------------------------
+
+    def _describe(self, move: GranatMove) -> str:
+        if move.kind is MoveKind.LOSE_MARBLE:
+            return (f"the garnet pawn on {GARNET_CELL} cannot leave the garnet cell: "
+                    "its marble is lost")
+        pawn = self.pawn_at(move.start)
+        assert pawn is not None
+        what = "garnet pawn" if pawn.garnet else "neutral pawn"
+        if move.kind is MoveKind.MARBLE:
+            text = f"garnet pawn {move.start} hands its marble to {move.end}"
+        elif move.kind is MoveKind.CAPTURE:
+            taken = self.captured_cells(move)
+            garnets = sum(1 for cell in taken if (p := self.pawn_at(cell)) and p.garnet)
+            text = f"{what} {move.start} captures {len(taken)}: {', '.join(map(str, taken))}"
+            text += f" (landing on {move.end}"
+            text += f"; {garnets} of them garnet)" if garnets > 1 else (
+                "; a garnet pawn)" if garnets else ")")
+        elif pawn.garnet:
+            text = f"garnet pawn {move.start} slides to {move.end}"
+        elif len(move.cells) == 2 and _RAY_TO[(_IDX[move.start], _IDX[move.end])][1] == 0:
+            text = f"neutral pawn {move.start} steps to {move.end}"
+        else:
+            over = [
+                _NAME[_RAY_TO[(_IDX[a], _IDX[b])][0].cells[0]]
+                for a, b in pairwise(move.cells)
+            ]
+            count = "its own pawn" if len(over) == 1 else f"{len(over)} own pawns"
+            text = f"neutral pawn {move.start} jumps over {count} ({', '.join(over)}) to {move.end}"
+        reaches_garnet_cell = move.end == GARNET_CELL and move.kind is not MoveKind.CAPTURE
+        if reaches_garnet_cell and (pawn.garnet or move.kind is MoveKind.MARBLE):
+            text += f": {SEAT_NAMES[pawn.seat]}'s pawns are protected during the next move"
+        return text
+
+    def _why_illegal(self, move: Any) -> str:
+        if not isinstance(move, GranatMove):
+            return f"{move!r} is not a Granat move"
+        stray = next((cell for cell in move.cells if cell not in _IDX), None)
+        if stray is not None:
+            return f"{stray} is not a cell of the board"
+        seat = self.to_move
+        duty = self._duty_moves()
+        if move.kind is MoveKind.LOSE_MARBLE:
+            if duty:
+                return (f"your garnet pawn on {GARNET_CELL} can still leave the garnet cell "
+                        f"(for example {duty[0]}), so its marble is not lost")
+            return (f"{GARNET_CELL}> is only played when your garnet pawn on {GARNET_CELL} can "
+                    "neither leave the garnet cell nor hand its marble on")
+        pawn = self.pawn_at(move.start)
+        if pawn is None:
+            return f"there is no pawn on {move.start}"
+        if pawn.seat != seat:
+            return f"the pawn on {move.start} is {SEAT_NAMES[pawn.seat]}'s, not yours"
+        if duty is not None and move.start != GARNET_CELL:
+            return (f"your garnet pawn on {GARNET_CELL} must leave the garnet cell this turn: "
+                    "move it off, or hand its marble to one of your neutral pawns next to it")
+        path = tuple(_IDX[cell] for cell in move.cells)
+        if move.kind is MoveKind.MARBLE:
+            reason = self._why_marble_illegal(path, pawn)
+        elif move.kind is MoveKind.CAPTURE:
+            reason = self._why_capture_illegal(path, pawn)
+        elif pawn.garnet:
+            reason = self._why_slide_illegal(path)
+        else:
+            reason = self._why_walk_illegal(path, pawn)
+        if reason:
+            return reason
+        if move.kind is not MoveKind.CAPTURE:
+            captures = self._captures(self._own(seat))
+            if captures:
+                examples = ", ".join(str(m) for m in captures[:3])
+                return f"capturing is mandatory: you must capture (for example {examples})"
+        if CAPTURE_MAJORITY_RULE and move.kind is MoveKind.CAPTURE:
+            return "another capture takes more pawns, and the most captures must be taken"
+        return "that move is not legal here"
+
+    def _why_marble_illegal(self, path: tuple[int, ...], pawn: Pawn) -> str:
+        giver, taker = path
+        if not pawn.garnet:
+            return (f"the pawn on {_NAME[giver]} is a neutral pawn: only a garnet pawn hands on "
+                    "a marble")
+        receiver = self.board[taker]
+        if receiver is None:
+            return f"there is no pawn on {_NAME[taker]} to receive the marble"
+        if receiver.seat != pawn.seat:
+            return (f"the pawn on {_NAME[taker]} is {SEAT_NAMES[receiver.seat]}'s: a marble goes "
+                    "to your own pawns")
+        if receiver.garnet:
+            return f"{_NAME[taker]} is already a garnet pawn: a marble goes to a neutral pawn"
+        if not _marble_may_pass(pawn.seat, giver, taker):
+            return (f"{_NAME[giver]} and {_NAME[taker]} are not joined by a line: in the "
+                    f"opponent's half (row 8 and {GARNET_CELL} included) a marble only passes "
+                    "between pawns on neighbouring cells")
+        return ""
+
+    def _why_slide_illegal(self, path: tuple[int, ...]) -> str:
+        if len(path) != 2:
+            return ("a garnet pawn moves along one straight line in one go: write only its start "
+                    "and end cells, like a1-e5")
+        start, end = path
+        found = _RAY_TO.get((start, end))
+        if found is None:
+            if _GARNET in path:
+                return _GARNET_CELL_ACCESS
+            return f"{_NAME[start]} and {_NAME[end]} are not on one straight line"
+        ray, index = found
+        if not GARNET_SLIDES_SIDEWAYS and _row_step(start, ray) == 0:
+            return (f"{_NAME[start]}-{_NAME[end]} runs sideways: garnet pawns move only forward "
+                    "or backward")
+        for cell in ray.cells[: index + 1]:
+            other = self.board[cell]
+            if other is None:
+                continue
+            if cell == end:
+                return f"{_NAME[end]} is occupied"
+            if other.seat == self.to_move:
+                return f"{_NAME[cell]} is in the way: a garnet pawn never passes over its own pawns"
+            return (f"{_NAME[cell]} is in the way: a garnet pawn passes an enemy pawn only to "
+                    f"capture it (a capture is written with x, like {_NAME[start]}x...)")
+        return ""
+
+    def _why_walk_illegal(self, path: tuple[int, ...], pawn: Pawn) -> str:
+        seat = pawn.seat
+        if _OPPONENT_BACK_ROW[seat][path[0]]:
+            return (f"the neutral pawn on {_NAME[path[0]]} has reached {SEAT_NAMES[1 - seat]}'s "
+                    "back row and can no longer move as a neutral pawn (it can still receive a "
+                    "marble)")
+        board = list(self.board)
+        board[path[0]] = None
+        stepped = jumped = False
+        here = path[0]
+        for land in path[1:]:
+            move_text = f"{_NAME[here]}-{_NAME[land]}"
+            found = _RAY_TO.get((here, land))
+            if found is None or found[1] > 1:
+                if _GARNET in (here, land):
+                    return _GARNET_CELL_ACCESS
+                return f"{move_text} is neither a step along a line nor a jump over the next cell"
+            ray, index = found
+            row_step = _row_step(here, ray) * FORWARD[seat]
+            if row_step <= 0 and (index == 0 or OWN_PAWN_JUMPS_FORWARD_ONLY):
+                way = "sideways" if row_step == 0 else "backward"
+                return (f"a neutral pawn only moves forward (towards row {BACK_ROWS[1 - seat]}), "
+                        f"and {move_text} goes {way}")
+            if index == 0:
+                if stepped or jumped:
+                    return "a neutral pawn steps only one cell, and a step cannot follow jumps"
+                stepped = True
+            else:
+                middle = ray.cells[0]
+                other = board[middle]
+                if other is None:
+                    return f"there is no pawn on {_NAME[middle]} to jump over"
+                if other.seat != seat:
+                    return (f"{_NAME[middle]} holds an enemy pawn: jumping over it is a capture, "
+                            f"written {_NAME[here]}x{_NAME[land]}")
+                if stepped and not STEP_COMBINES_WITH_JUMPS:
+                    return ("a neutral pawn either steps one cell or jumps over its own pawns: "
+                            "a step cannot be combined with jumps")
+                jumped = True
+            if board[land] is not None:
+                return f"{_NAME[land]} is occupied"
+            here = land
+        return ""
+
+    def _why_capture_illegal(self, path: tuple[int, ...], pawn: Pawn) -> str:
+        seat = pawn.seat
+        if self.protected_seat() == 1 - seat:
+            return (f"{SEAT_NAMES[1 - seat]}'s pawns are protected this move by their garnet "
+                    f"pawn on {GARNET_CELL}: no capture is possible")
+        stuck = not pawn.garnet and _OPPONENT_BACK_ROW[seat][path[0]]
+        if stuck and not STUCK_NEUTRAL_MAY_CAPTURE:
+            return (f"the neutral pawn on {_NAME[path[0]]} has reached {SEAT_NAMES[1 - seat]}'s "
+                    "back row and can no longer capture")
+        board = list(self.board)
+        board[path[0]] = None
+        last: LastJump | None = None
+        here = path[0]
+        for land in path[1:]:
+            jump_text = f"{_NAME[here]}x{_NAME[land]}"
+            found = _RAY_TO.get((here, land))
+            if found is None:
+                if _GARNET in (here, land):
+                    return _GARNET_CELL_ACCESS
+                return f"{_NAME[here]} and {_NAME[land]} are not on one straight line"
+            ray, index = found
+            if index == 0:
+                return f"{jump_text} jumps over nothing: a capture lands just beyond the pawn taken"
+            if not pawn.garnet and index != 1:
+                return (f"a neutral pawn captures only a pawn right next to it, landing on the "
+                        f"cell just beyond: {jump_text} is too long")
+            if pawn.garnet:
+                blocker = next((c for c in ray.cells[: index - 1] if board[c] is not None), None)
+                if blocker is not None:
+                    return (f"{_NAME[blocker]} is in the way of {jump_text}: a garnet pawn "
+                            "captures one pawn and lands on the cell just after it")
+            over = ray.cells[index - 1]
+            victim = board[over]
+            if victim is None:
+                return f"there is no pawn on {_NAME[over]} to capture"
+            if victim.seat == seat:
+                return f"{_NAME[over]} holds your own pawn: only enemy pawns are captured"
+            if board[land] is not None:
+                return f"{_NAME[land]} is occupied: the capturing pawn must land on an empty cell"
+            backward = _row_step(here, ray) * FORWARD[seat] < 0
+            if not pawn.garnet and not NEUTRAL_CAPTURES_BACKWARD and backward:
+                return "a neutral pawn does not capture backward"
+            if pawn.garnet:
+                yellow = ray.yellow_upto[index] and _yellow_active(board, seat)
+                if last is not None:
+                    reason = _why_jump_may_not_follow(last, ray, yellow, jump_text)
+                    if reason:
+                        return reason
+                last = (ray.key, yellow)
+            board[over] = None
+            here = land
+        if pawn.garnet:
+            if last is not None and last[1]:
+                options = _garnet_options(board, here, seat, last)
+                if options:
+                    return (f"after a jump along a yellow line the capture must go on while it "
+                            f"can: from {_NAME[here]} it can still capture {_NAME[options[0][2]]}")
+        elif NEUTRAL_CHAIN_MUST_CONTINUE and not _chain_stops_at_back_row(here, seat):
+            next_jumps = _neutral_options(board, here, seat)
+            if next_jumps:
+                return (f"the capture must go on while it can: from {_NAME[here]} the pawn can "
+                        f"still capture {_NAME[next_jumps[0][0]]}")
+        return ""
+
+    # -- views, dumps and positions -------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        occupant = self.board[_GARNET]
+        if occupant is None:
+            status = "empty"
+        elif not occupant.garnet:
+            status = "neutral"
+        elif occupant.seat == self.to_move:
+            status = "must_leave"
+        else:
+            status = "protecting"
+        over = self.is_over()
+        return {
+            "game": "granat",
+            "current_player": self.current_player,
+            "to_move": self.to_move,
+            "result": self._result.to_dict() if self._result else None,
+            "position": self.position(),
+            "pawns": [
+                {
+                    "cell": _NAME[i],
+                    "col": CELLS[i].col,
+                    "row": CELLS[i].row,
+                    "seat": pawn.seat,
+                    "colour": SEAT_COLOURS[pawn.seat],
+                    "garnet": pawn.garnet,
+                    "stuck": not pawn.garnet and _OPPONENT_BACK_ROW[pawn.seat][i],
+                }
+                for i, pawn in enumerate(self.board)
+                if pawn is not None
+            ],
+            "players": [self._player_view(s) for s in (0, 1)],
+            "garnet_cell": {
+                "cell": str(GARNET_CELL),
+                "links": [str(c) for c in GARNET_LINKS],
+                "occupant": (
+                    None
+                    if occupant is None
+                    else {
+                        "seat": occupant.seat,
+                        "colour": SEAT_COLOURS[occupant.seat],
+                        "garnet": occupant.garnet,
+                    }
+                ),
+                "status": status,
+            },
+            "protected_seat": self.protected_seat(),
+            "yellow_lines_active": self.yellow_lines_active(),
+            "capture_due": False if over else self.capture_due(),
+            "must_leave_garnet_cell": self.must_leave_garnet_cell(),
+            "movable_pawns": [] if over else [str(c) for c in self.movable_pawns()],
+            "quiet_moves": self.quiet,
+            "quiet_moves_for_draw": QUIET_MOVES_FOR_DRAW,
+            "last_move": self.last_move,
+            "last_move_description": self.last_description,
+            "last_move_path": list(self.last_path),
+            "last_captured": list(self.last_captured),
+        }
+
+    def _player_view(self, seat: int) -> dict[str, Any]:
+        pawns = [p for p in self.board if p is not None and p.seat == seat]
+        garnets = sum(1 for p in pawns if p.garnet)
+        return {
+            "seat": seat,
+            "colour": SEAT_COLOURS[seat],
+            "name": SEAT_NAMES[seat],
+            "pawns": len(pawns),
+            "garnet_pawns": garnets,
+            "neutral_pawns": len(pawns) - garnets,
+            "captured": PAWNS_PER_SIDE - len(pawns),
+            "may_stop_early": self.may_stop_early(seat),
+        }
+
+    def position(self) -> str:
+        """The position string of granat.md."""
+        if self._position_cache is None:
+            self._position_cache = self._build_position()
+        return self._position_cache
+
+    def _build_position(self) -> str:
+        lists = []
+        board = self.board
+        for seat in (0, 1):
+            names = ",".join(
+                _NAME[i] + ("*" if pawn.garnet else "")
+                for i in _SEAT_ORDER[seat]
+                if (pawn := board[i]) is not None and pawn.seat == seat
+            )
+            lists.append(f"{SEAT_LETTERS[seat]}:{names}")
+        return f"{self.to_move} {lists[0]} {lists[1]} {self.quiet}"
+
+    def _dump_state(self) -> dict[str, Any]:
+        return {
+            "position": self.position(),
+            "result": self._result.to_dict() if self._result else None,
+            "last_move": self.last_move,
+            "last_description": self.last_description,
+            "last_path": list(self.last_path),
+            "last_captured": list(self.last_captured),
+        }
+
+    def _load_state(self, data: Mapping[str, Any]) -> None:
+        self._set_position(data["position"])
+        result = data["result"]
+        if result:
+            self._result = Result(list(result["winners"]), result["scores"], result["reason"])
+        else:
+            self._result = None
+        self.last_move = data["last_move"]
+        self.last_description = data["last_description"]
+        self.last_path = list(data["last_path"])
+        self.last_captured = list(data["last_captured"])
+
+    def _set_position(self, text: str) -> None:
+        fields = text.split()
+        if len(fields) not in (3, 4):
+            raise ValueError("a Granat position is: <seat> R:<cells> B:<cells> [<quiet>]")
+        if fields[0] not in ("0", "1"):
+            raise ValueError(f"the seat to move must be 0 or 1, not {fields[0]!r}")
+        quiet = fields[3] if len(fields) == 4 else "0"
+        if not quiet.isdigit():
+            raise ValueError(f"the quiet-move count must be a whole number, not {quiet!r}")
+        board: Board = [None] * len(CELLS)
+        for seat, pawn_list in enumerate(fields[1:3]):
+            prefix = f"{SEAT_LETTERS[seat]}:"
+            if not pawn_list.upper().startswith(prefix):
+                raise ValueError(f"field {seat + 2} must start with {prefix}")
+            tokens = [token for token in pawn_list[len(prefix) :].split(",") if token]
+            if len(tokens) > PAWNS_PER_SIDE:
+                raise ValueError(
+                    f"{SEAT_NAMES[seat]} has {len(tokens)} pawns, more than {PAWNS_PER_SIDE}"
+                )
+            for token in tokens:
+                cell = _BY_NAME.get(token.removesuffix("*").lower(), -1)
+                if cell < 0:
+                    try:
+                        parse_cell(token.removesuffix("*"))
+                    except IllegalMove as error:
+                        raise ValueError(str(error)) from None
+                if board[cell] is not None:
+                    raise ValueError(f"{_NAME[cell]} holds two pawns")
+                board[cell] = Pawn(seat, token.endswith("*"))
+            garnets = sum(1 for token in tokens if token.endswith("*"))
+            if garnets > GARNET_PAWNS_PER_SIDE:
+                raise ValueError(
+                    f"{SEAT_NAMES[seat]} has {garnets} garnet pawns, "
+                    f"more than {GARNET_PAWNS_PER_SIDE}"
+                )
+        if all(pawn is None for pawn in board):
+            raise ValueError("the board is empty: at least one side must have a pawn")
+        self.board, self.to_move, self.quiet = board, int(fields[0]), int(quiet)
+        self._moves_cache = self._position_cache = None
+
+
+_GARNET_CELL_ACCESS = (
+    f"the garnet cell {GARNET_CELL} is entered and left only through its links with "
+    f"{', '.join(map(str, GARNET_LINKS))}"
+)
+
+# -- the move walkers (pure functions of a board) -------------------------------------------------
+
+
+def _yellow_active(board: Board, seat: int) -> bool:
+    """True unless a neutral pawn on the garnet cell turns `seat`'s yellow lines black."""
+    pawn = board[_GARNET]
+    if pawn is None or pawn.garnet:
+        return True
+    if NEUTRAL_ON_GARNET_CELL_BLOCKS_YELLOW_FOR == "owner":
+        return pawn.seat != seat
+    if NEUTRAL_ON_GARNET_CELL_BLOCKS_YELLOW_FOR == "opponent":
+        return pawn.seat == seat
+    return False
+
+
+def _marble_may_pass(seat: int, giver: int, taker: int) -> bool:
+    """Whether a marble may go from `giver` to `taker` as far as distance is concerned."""
+    home = _OWN_HALF[seat]
+    away = {
+        "either": not (home[giver] and home[taker]),
+        "both": not home[giver] and not home[taker],
+        "giver": not home[giver],
+    }[MARBLE_LINK_NEEDED_WHEN]
+    return not away or (giver, taker) in _LINKED
+
+
+def _garnet_slides(board: Board, start: int) -> list[tuple[int, ...]]:
+    """A garnet pawn's slides: along each line, over empty cells only."""
+    paths = []
+    for ray in _RAYS[start]:
+        if not GARNET_SLIDES_SIDEWAYS and _row_step(start, ray) == 0:
+            continue
+        for cell in ray.cells:
+            if board[cell] is not None:
+                break
+            paths.append((start, cell))
+    return paths
+
+
+def _neutral_walks(board: Board, start: int, seat: int) -> list[tuple[int, ...]]:
+    """A neutral pawn's plain moves: one forward step, or a series of jumps over own pawns."""
+    board[start] = None  # the walking pawn has left its cell (board is the caller's copy)
+    paths: list[tuple[int, ...]] = []
+    jump_rays = _FORWARD_RAYS[seat] if OWN_PAWN_JUMPS_FORWARD_ONLY else _RAYS
+
+    def jumps(here: int, path: tuple[int, ...]) -> None:
+        for ray in jump_rays[here]:
+            if len(ray.cells) < 2:
+                continue
+            middle, land = ray.cells[0], ray.cells[1]
+            other = board[middle]
+            if other is None or other.seat != seat or board[land] is not None or land in path:
+                continue
+            paths.append((*path, land))
+            jumps(land, (*path, land))
+
+    for ray in _FORWARD_RAYS[seat][start]:
+        if board[ray.cells[0]] is None:
+            paths.append((start, ray.cells[0]))
+            if STEP_COMBINES_WITH_JUMPS:
+                jumps(ray.cells[0], (start, ray.cells[0]))
+    jumps(start, (start,))
+    return paths
+
+
+def _chain_stops_at_back_row(here: int, seat: int) -> bool:
+    """True when a neutral capture chain must end because it reached the far back row."""
+    return not CHAIN_GOES_ON_AT_BACK_ROW and _OPPONENT_BACK_ROW[seat][here]
+
+
+def _neutral_options(board: Board, here: int, seat: int) -> list[tuple[int, int]]:
+    """(captured cell, landing cell) of each capture a neutral pawn on `here` could make next."""
+    rays = _RAYS if NEUTRAL_CAPTURES_BACKWARD else _NOT_BACKWARD_RAYS[seat]
+    options = []
+    for ray in rays[here]:
+        if len(ray.cells) < 2:
+            continue
+        over, land = ray.cells[0], ray.cells[1]
+        victim = board[over]
+        if victim is not None and victim.seat != seat and board[land] is None:
+            options.append((over, land))
+    return options
+
+
+def _neutral_chains(board: Board, start: int, seat: int) -> list[tuple[int, ...]]:
+    """Every capture chain of the neutral pawn on `start` (captured pawns leave at once)."""
+    if not _neutral_options(board, start, seat):
+        return []  # the common case: nothing to capture, no need to walk
+    pawn = board[start]
+    board[start] = None
+    chains: list[tuple[int, ...]] = []
+
+    def walk(here: int, path: tuple[int, ...]) -> None:
+        stops = len(path) > 1 and _chain_stops_at_back_row(here, seat)
+        options = [] if stops else _neutral_options(board, here, seat)
+        if len(path) > 1 and (not options or not NEUTRAL_CHAIN_MUST_CONTINUE):
+            chains.append(path)
+        for over, land in options:
+            victim = board[over]
+            board[over] = None
+            walk(land, (*path, land))
+            board[over] = victim
+
+    walk(start, (start,))
+    board[start] = pawn
+    return chains
+
+
+def _garnet_jump(board: Board, ray: Ray, seat: int) -> tuple[int, int, bool] | None:
+    """Along `ray`: (captured cell, landing cell, whether the jump is yellow), or None."""
+    cells = ray.cells
+    for index, cell in enumerate(cells):
+        other = board[cell]
+        if other is None:
+            continue
+        if other.seat == seat or index + 1 >= len(cells) or board[cells[index + 1]] is not None:
+            return None
+        yellow = ray.yellow_upto[index + 1] and _yellow_active(board, seat)
+        return cell, cells[index + 1], yellow
+    return None
+
+
+def _why_jump_may_not_follow(last: LastJump, ray: Ray, yellow: bool, jump_text: str) -> str:
+    """Why a garnet jump along `ray` may not follow the previous jump (empty if it may)."""
+    last_key, last_yellow = last
+    if last_yellow:
+        if not yellow:
+            return (f"after a jump along a yellow line the capture may only go on along a yellow "
+                    f"line, and {jump_text} is not along one")
+        if not YELLOW_MAY_TURN_STRAIGHT_BACK and ray.key == (last_key[0], -last_key[1]):
+            return "after a jump along a yellow line the capture may not turn straight back"
+    elif BLACK_CONTINUES_STRAIGHT_ONLY and ray.key != last_key:
+        return (f"after a jump along a black line the capture may stop or go straight on, but "
+                f"{jump_text} turns")
+    return ""
+
+
+def _garnet_options(
+    board: Board, here: int, seat: int, last: LastJump | None
+) -> list[tuple[tuple[int, int], bool, int, int]]:
+    """(ray key, yellow, captured, landing) of each jump a garnet pawn on `here` may make next."""
+    options = []
+    for ray in _RAYS[here]:
+        jump = _garnet_jump(board, ray, seat)
+        if jump is None:
+            continue
+        over, land, yellow = jump
+        if last is not None and _why_jump_may_not_follow(last, ray, yellow, ""):
+            continue
+        options.append((ray.key, yellow, over, land))
+    return options
+
+
+def _garnet_chains(board: Board, start: int, seat: int) -> list[tuple[int, ...]]:
+    """Every capture chain of the garnet pawn on `start`, with the yellow and black rules."""
+    pawn = board[start]
+    board[start] = None
+    chains: list[tuple[int, ...]] = []
+
+    def walk(here: int, path: tuple[int, ...], last: LastJump | None) -> None:
+        options = _garnet_options(board, here, seat, last)
+        # After a black jump the move may stop; after a yellow one only when it cannot go on.
+        if last is not None and (not last[1] or not options):
+            chains.append(path)
+        for key, yellow, over, land in options:
+            victim = board[over]
+            board[over] = None
+            walk(land, (*path, land), (key, yellow))
+            board[over] = victim
+
+    walk(start, (start,), None)
+    board[start] = pawn
+    return chains
+
+
+_START_BOARD: Board = []
+_START_BOARD.extend(GranatState(2, {}).board)  # parsed once; new games copy it
+
+
+def _from_position(game: Game, text: str, options: dict[str, Any]) -> GranatState:
+    state = GranatState(2, options)
+    state._set_position(text)
+    state._settle()
+    return state
+
+
+GRANAT = Game(
+    id="granat",
+    name="Granat",
+    min_players=2,
+    max_players=2,
+    state_class=GranatState,
+    option_specs={},
+    position_parser=_from_position,
+)
+"""Granat for two players (seat 0 Red moves first; the bot draws colours by lot)."""

@@ -83,7 +83,8 @@ def parse_notation(text: str) -> QawaleMove:
     match = _MOVE.match(text)
     if not match:
         raise IllegalMove(
-            f"{text.strip()!r} is not a Qawale move: write the cell, a colon and the steps, like b2:NNE"
+            f"{text.strip()!r} is not a Qawale move: "
+            "write the cell, a colon and the steps, like b2:NNE"
         )
     cell = GRID.parse(match[1])
     return QawaleMove(cell, tuple(Direction[letter.upper()] for letter in match[2]))
@@ -196,12 +197,12 @@ class QawaleState(GameState):
             direction = move.path[index]
             if direction in self.next_steps(partial):
                 continue
+            if index >= needed:
+                break  # too many steps: said below, whatever the extra steps do
             here = (path_cells(partial) or [move.cell])[-1]
             if index and direction is move.path[index - 1].opposite:
                 return (f"step {index + 1} ({direction.name}) goes straight back to "
                         f"{direction.of(here)}, the cell just left")
-            if index >= needed:
-                break
             return f"step {index + 1} ({direction.name}) leaves the board from {here}"
         if len(move.path) != needed:
             return (f"the stack on {move.cell} will hold {needed} pebbles with yours, "
@@ -280,7 +281,9 @@ class QawaleState(GameState):
     def _load_state(self, data: Mapping[str, Any]) -> None:
         self._set_position(data["position"])
         result = data["result"]
-        self._result = Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
+        self._result = (
+            Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
+        )
         self.winning_lines = [list(line) for line in data["winning_lines"]]
 
     def _set_position(self, text: str) -> None:
@@ -312,6 +315,14 @@ def _from_position(game: Game, text: str, options: dict[str, Any]) -> QawaleStat
     state = QawaleState(2, options)
     state._set_position(text)
     state._settle(mover=1 - state.to_move)
+    mover, other = state.stocks[state.to_move], state.stocks[1 - state.to_move]
+    if state._result is None and mover - other not in (0, 1):
+        # Turns alternate, so only these stocks run out together; others would let a
+        # player with no pebble left move (a negative stock).
+        raise ValueError(
+            f"seat {state.to_move} is to move with {mover} pebbles against {other}: "
+            "the stocks must be equal, or the seat to move one pebble ahead"
+        )
     return state
 
 

@@ -1,0 +1,86 @@
+"""Versioned schema migrations: each one runs once, in order, inside a transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: a version number and the statements that reach it."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "games, seats, moves and challenges",
+        (
+            """
+            CREATE TABLE games (
+                id               INTEGER PRIMARY KEY AUTOINCREMENT,
+                game             TEXT    NOT NULL,
+                guild_id         INTEGER,
+                channel_id       INTEGER NOT NULL,
+                parent_id        INTEGER,
+                options          TEXT    NOT NULL,
+                rng_seed         INTEGER NOT NULL,
+                state            TEXT    NOT NULL,
+                ply              INTEGER NOT NULL DEFAULT 0,
+                status           TEXT    NOT NULL,
+                result           TEXT,
+                board_message_id INTEGER,
+                created_at       TEXT    NOT NULL,
+                updated_at       TEXT    NOT NULL,
+                finished_at      TEXT
+            )
+            """,
+            "CREATE INDEX games_by_channel ON games (channel_id, status)",
+            "CREATE INDEX games_by_status ON games (status)",
+            """
+            CREATE TABLE seats (
+                game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seat         INTEGER NOT NULL,
+                user_id      INTEGER NOT NULL,
+                display_name TEXT    NOT NULL,
+                PRIMARY KEY (game_id, seat)
+            )
+            """,
+            "CREATE INDEX seats_by_user ON seats (user_id)",
+            """
+            CREATE TABLE moves (
+                game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                ply        INTEGER NOT NULL,
+                seat       INTEGER,
+                user_id    INTEGER,
+                kind       TEXT    NOT NULL,
+                move       TEXT    NOT NULL,
+                created_at TEXT    NOT NULL,
+                PRIMARY KEY (game_id, ply)
+            )
+            """,
+            """
+            CREATE TABLE challenges (
+                id            INTEGER PRIMARY KEY AUTOINCREMENT,
+                game          TEXT    NOT NULL,
+                guild_id      INTEGER,
+                channel_id    INTEGER NOT NULL,
+                challenger_id INTEGER NOT NULL,
+                opponent_ids  TEXT    NOT NULL,
+                player_names  TEXT    NOT NULL,
+                options       TEXT    NOT NULL,
+                message_id    INTEGER,
+                status        TEXT    NOT NULL,
+                game_id       INTEGER REFERENCES games (id),
+                created_at    TEXT    NOT NULL,
+                expires_at    TEXT    NOT NULL
+            )
+            """,
+            "CREATE INDEX challenges_by_status ON challenges (status)",
+        ),
+    ),
+)
+"""Every migration, oldest first. Add new ones at the end; never edit a released one."""

@@ -1,0 +1,109 @@
+"""Plain records read from and written to the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class GameStatus(StrEnum):
+    """Where a game stands."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class ChallengeStatus(StrEnum):
+    """Where a challenge stands."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+
+class MoveKind(StrEnum):
+    """Who made a logged move: a player, the bot on a player's behalf, chance, a resignation."""
+
+    PLAYER = "player"
+    FORCED = "forced"
+    CHANCE = "chance"
+    RESIGN = "resign"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's seat in a game."""
+
+    seat: int
+    user_id: int
+    display_name: str
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One line of a game's move log."""
+
+    ply: int
+    seat: int | None
+    user_id: int | None
+    kind: MoveKind
+    move: str
+    created_at: datetime
+
+
+@dataclass
+class GameRecord:
+    """A game's row: who plays, where, its engine dump and status."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    parent_id: int | None
+    seats: list[Seat]
+    options: dict[str, Any]
+    rng_seed: int
+    state: dict[str, Any]
+    ply: int
+    status: GameStatus
+    result: dict[str, Any] | None
+    board_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat `user_id` plays, or None for a spectator."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_at(self, seat: int) -> int:
+        """The user id playing `seat`."""
+        return self.seats[seat].user_id
+
+
+@dataclass
+class ChallengeRecord:
+    """An open or answered challenge."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    opponent_ids: list[int]
+    player_names: dict[int, str]
+    options: dict[str, Any]
+    message_id: int | None
+    status: ChallengeStatus
+    game_id: int | None
+    created_at: datetime
+    expires_at: datetime
+
+    def name_of(self, user_id: int) -> str:
+        """A player's display name as it was when the challenge was made."""
+        return self.player_names.get(user_id, f"player {user_id}")

@@ -1,0 +1,157 @@
+"""Storage: migrations from empty and onto an existing database, round trips, restarts."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from engines import GAMES
+from storage import (
+    MIGRATIONS,
+    ChallengeStatus,
+    Database,
+    GameStatus,
+    Migration,
+    MoveKind,
+    NewMove,
+    Seat,
+    StaleGame,
+)
+
+NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}")
+    yield database
+    await database.close()
+
+
+async def _new_game(db: Database, channel_id: int = 10):
+    state = GAMES["qawale"].new_state(2)
+    return await db.create_game(
+        game="qawale", guild_id=1, channel_id=channel_id, parent_id=5,
+        seats=[Seat(0, 100, "Alice"), Seat(1, 200, "Bob")], options={}, rng_seed=42,
+        state=state.dump(), now=NOW,
+    )
+
+
+async def test_migrations_build_the_schema_from_an_empty_database(db: Database) -> None:
+    assert await db.schema_version() == MIGRATIONS[-1].version
+    assert await db.journal_mode() == "wal"
+
+
+async def test_a_later_migration_applies_to_an_existing_database_without_losing_games(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = await Database.open(url)
+    game = await _new_game(old)
+    await old.close()
+
+    later = Migration(MIGRATIONS[-1].version + 1, "a new column",
+                      ("ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'",))
+    upgraded = await Database.open(url, migrations=(*MIGRATIONS, later))
+    try:
+        assert await upgraded.schema_version() == later.version
+        assert (await upgraded.get_game(game.id)).seats == game.seats
+        assert await upgraded.migrate((*MIGRATIONS, later)) == []  # each migration runs once
+    finally:
+        await upgraded.close()
+
+
+async def test_a_failing_migration_leaves_the_schema_at_the_previous_version(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'broken.db'}"
+    broken = Migration(MIGRATIONS[-1].version + 1, "broken",
+                       ("CREATE TABLE half_done (x INTEGER)", "ALTER TABLE nowhere ADD x"))
+    with pytest.raises(Exception, match="nowhere"):
+        await Database.open(url, migrations=(*MIGRATIONS, broken))
+    database = await Database.open(url)
+    try:
+        assert await database.schema_version() == MIGRATIONS[-1].version
+        async with database._db.execute(
+            "SELECT name FROM sqlite_master WHERE name = 'half_done'"
+        ) as cursor:
+            assert await cursor.fetchone() is None
+    finally:
+        await database.close()
+
+
+async def test_game_round_trip_keeps_seats_options_state_and_seed(db: Database) -> None:
+    created = await _new_game(db)
+    loaded = await db.get_game(created.id)
+    assert loaded == created
+    assert loaded.status is GameStatus.RUNNING and loaded.ply == 0
+    assert loaded.seat_of(200) == 1 and loaded.seat_of(999) is None
+    assert GAMES["qawale"].load(loaded.state).position() == GAMES["qawale"].new_state(2).position()
+
+
+async def test_moves_and_state_are_committed_together(db: Database) -> None:
+    game = await _new_game(db)
+    state = GAMES["qawale"].load(game.state)
+    state.apply("a1:NNE")
+    ply = await db.record_moves(
+        game.id, 0, [NewMove(0, 100, MoveKind.PLAYER, "a1:NNE")], state.dump(), result=None,
+        now=NOW + timedelta(seconds=5),
+    )
+    assert ply == 1
+    stored = await db.get_game(game.id)
+    assert stored.ply == 1 and stored.state == state.dump()
+    [move] = await db.moves(game.id)
+    assert (move.ply, move.seat, move.user_id, move.kind, move.move) == (
+        1, 0, 100, MoveKind.PLAYER, "a1:NNE")
+
+
+async def test_a_move_computed_from_a_stale_ply_is_never_written(db: Database) -> None:
+    game = await _new_game(db)
+    move = [NewMove(0, 100, MoveKind.PLAYER, "a1:NNE")]
+    await db.record_moves(game.id, 0, move, game.state, result=None, now=NOW)
+    with pytest.raises(StaleGame):
+        await db.record_moves(game.id, 0, move, game.state, result=None, now=NOW)
+    assert len(await db.moves(game.id)) == 1
+
+
+async def test_finishing_a_game_stores_the_result_and_frees_the_channel(db: Database) -> None:
+    game = await _new_game(db, channel_id=77)
+    assert (await db.running_game_in(77)).id == game.id
+    result = {"winners": [1], "scores": None, "reason": "resigned"}
+    await db.record_moves(game.id, 0, [NewMove(0, 100, MoveKind.RESIGN, "resign")], game.state,
+                          result=result, now=NOW)
+    finished = await db.get_game(game.id)
+    assert finished.status is GameStatus.FINISHED and finished.result == result
+    assert finished.finished_at == NOW
+    assert await db.running_game_in(77) is None
+    assert await db.running_games() == []
+
+
+async def test_running_games_survive_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = await Database.open(url)
+    game = await _new_game(first)
+    await first.set_board_message(game.id, 555)
+    await first.close()
+    second = await Database.open(url)
+    try:
+        [resumed] = await second.running_games()
+        assert resumed.id == game.id and resumed.board_message_id == 555
+    finally:
+        await second.close()
+
+
+async def test_a_challenge_is_answered_only_once(db: Database) -> None:
+    challenge = await db.create_challenge(
+        game="qawale", guild_id=1, channel_id=10, challenger_id=100, opponent_ids=[200],
+        player_names={100: "Alice", 200: "Bob"}, options={}, now=NOW,
+        expires_at=NOW + timedelta(minutes=10),
+    )
+    assert [c.id for c in await db.pending_challenges()] == [challenge.id]
+    assert await db.close_challenge(challenge.id, ChallengeStatus.DECLINED)
+    assert not await db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED)
+    stored = await db.get_challenge(challenge.id)
+    assert stored.status is ChallengeStatus.DECLINED and stored.name_of(200) == "Bob"
+    assert await db.pending_challenges() == []

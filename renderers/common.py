@@ -1,0 +1,580 @@
+"""Drawing helpers shared by every game's renderer: fonts, palette, canvas, grids, PNG.
+
+Everything is drawn in *logical* pixels on a `Canvas` that is internally supersampled
+(Pillow's shapes are not anti-aliased) and shrunk when encoded, so callers never deal
+with the scale. Output is deterministic: no clock, no randomness, bundled fonts only.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engines.grid import Cell, Grid
+
+Colour = str
+"""A Pillow colour: "#rrggbb"."""
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+SUPERSAMPLE = 2
+"""Drawing scale before the final shrink; 2 gives smooth discs at a modest cost."""
+
+# -- palette ---------------------------------------------------------------------------
+# A dark frame around light play areas: it reads on Discord's dark and light themes alike.
+
+BACKGROUND: Colour = "#1b1f24"
+PANEL: Colour = "#272e36"
+PANEL_RAISED: Colour = "#343d47"
+TEXT: Colour = "#f5f2ea"
+MUTED: Colour = "#a9b3bd"
+BOARD: Colour = "#3b4550"
+CELL: Colour = "#f4efe3"
+INK: Colour = "#1b1f24"
+"""Dark text on light surfaces."""
+INK_MUTED: Colour = "#6b6458"
+HIGHLIGHT: Colour = "#d81b72"
+"""Last move / preview marks: a magenta that no seat colour uses."""
+WIN: Colour = "#ffd23f"
+WHITE: Colour = "#ffffff"
+
+
+@dataclass(frozen=True)
+class SeatColour:
+    """How one seat (or a neutral piece) is painted: fill, text on it, outline, mark."""
+
+    name: str
+    fill: Colour
+    ink: Colour
+    outline: Colour
+    mark: str
+    """A letter drawn on pieces so that colour is never the only cue."""
+
+
+SEAT_COLOURS: tuple[SeatColour, ...] = (
+    # Seat 0 dark and seat 1 bright: they differ in lightness, so they stay apart for
+    # every kind of colour blindness; the rest follow the Okabe-Ito palette.
+    SeatColour("navy", "#1f3b7a", "#ffffff", "#0a1430", "A"),
+    SeatColour("orange", "#f08a00", "#1b1f24", "#6e3f00", "B"),
+    SeatColour("green", "#009e73", "#ffffff", "#004d38", "C"),
+    SeatColour("pink", "#cc79a7", "#1b1f24", "#5e2a47", "D"),
+    SeatColour("sky", "#56b4e9", "#1b1f24", "#1d5478", "E"),
+    SeatColour("vermillion", "#c0392b", "#ffffff", "#5a150e", "F"),
+)
+NEUTRAL = SeatColour("beige", "#e9dcbd", "#5a4a2e", "#6b5a3a", "")
+"""Pieces that belong to nobody (Qawale's beige pebbles)."""
+
+
+def seat_colour(seat: int) -> SeatColour:
+    """The colour of `seat` (0-based)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def player_name(names: Sequence[str] | None, seat: int) -> str:
+    """The display name of `seat`, or "Player N" when none was given."""
+    if names and seat < len(names) and names[seat] and names[seat].strip():
+        return names[seat].strip()
+    return f"Player {seat + 1}"
+
+
+def result_headline(
+    result: Mapping[str, Any] | None,
+    current_player: int | None,
+    names: Sequence[str] | None,
+) -> tuple[str, int | None]:
+    """The status sentence and the seat whose swatch goes with it (None: no swatch)."""
+    if result is None:
+        if current_player is None or current_player < 0:
+            return "Waiting…", None
+        return f"{player_name(names, current_player)} to play", current_player
+    winners = list(result.get("winners") or [])
+    if len(winners) == 1:
+        return f"{player_name(names, winners[0])} wins!", winners[0]
+    return "Draw", None
+
+
+# -- fonts -------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu Sans at `size` device pixels (cached)."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+# -- geometry ----------------------------------------------------------------------------
+
+
+def inset(box: Box, by: float) -> Box:
+    """`box` shrunk by `by` on every side (grown when negative)."""
+    x0, y0, x1, y1 = box
+    return (x0 + by, y0 + by, x1 - by, y1 - by)
+
+
+def box_centre(box: Box) -> Point:
+    """The middle of `box`."""
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def column_letter(col: int) -> str:
+    """The a1-style letter of a 0-based column."""
+    return chr(ord("a") + col)
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where a square grid sits on the canvas; row 0 is at the bottom (a1 bottom-left)."""
+
+    left: float
+    top: float
+    cell: float
+    cols: int
+    rows: int
+
+    @property
+    def right(self) -> float:
+        """x of the grid's right edge."""
+        return self.left + self.cols * self.cell
+
+    @property
+    def bottom(self) -> float:
+        """y of the grid's bottom edge."""
+        return self.top + self.rows * self.cell
+
+    @property
+    def box(self) -> Box:
+        """The whole grid."""
+        return (self.left, self.top, self.right, self.bottom)
+
+    def cell_box(self, cell: Cell) -> Box:
+        """The square of `cell`."""
+        x0 = self.left + cell.col * self.cell
+        y0 = self.top + (self.rows - 1 - cell.row) * self.cell
+        return (x0, y0, x0 + self.cell, y0 + self.cell)
+
+    def centre(self, cell: Cell) -> Point:
+        """The middle of `cell`."""
+        return box_centre(self.cell_box(cell))
+
+    def contains(self, cell: Cell) -> bool:
+        """True when `cell` is on this grid."""
+        return Grid(self.cols, self.rows).contains(cell)
+
+    def parse(self, name: str) -> Cell:
+        """The cell named `b3` (raises ValueError when it is not on the grid)."""
+        return Grid(self.cols, self.rows).parse(name)
+
+
+# -- canvas ------------------------------------------------------------------------------
+
+
+class Canvas:
+    """A drawing surface in logical pixels, supersampled for smooth edges."""
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        background: Colour = BACKGROUND,
+        *,
+        scale: int = SUPERSAMPLE,
+        _mode: str = "RGB",
+    ) -> None:
+        self.width, self.height, self.scale = width, height, scale
+        fill: Colour | tuple[int, int, int, int] = (0, 0, 0, 0) if _mode == "RGBA" else background
+        self.image = Image.new(_mode, (width * scale, height * scale), fill)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def copy(self) -> Canvas:
+        """An independent copy, to draw on a cached background without spoiling it."""
+        twin = Canvas.__new__(Canvas)
+        twin.width, twin.height, twin.scale = self.width, self.height, self.scale
+        twin.image = self.image.copy()
+        twin.draw = ImageDraw.Draw(twin.image)
+        return twin
+
+    # -- coordinates
+    def _v(self, value: float) -> int:
+        return round(value * self.scale)
+
+    def _p(self, point: Point) -> tuple[int, int]:
+        return (self._v(point[0]), self._v(point[1]))
+
+    def _b(self, box: Box) -> tuple[int, int, int, int]:
+        return (self._v(box[0]), self._v(box[1]), self._v(box[2]), self._v(box[3]))
+
+    # -- shapes
+    def rect(
+        self,
+        box: Box,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+        radius: float = 0,
+    ) -> None:
+        """A (rounded when `radius` > 0) rectangle; the outline is drawn inside `box`."""
+        w = self._v(width) if outline else 0
+        if radius > 0:
+            self.draw.rounded_rectangle(self._b(box), self._v(radius), fill, outline, w)
+        else:
+            self.draw.rectangle(self._b(box), fill, outline, w)
+
+    def circle(
+        self,
+        centre: Point,
+        radius: float,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        """A disc; the outline is drawn inside the radius."""
+        x, y = centre
+        box = self._b((x - radius, y - radius, x + radius, y + radius))
+        self.draw.ellipse(box, fill, outline, self._v(width) if outline else 0)
+
+    def polygon(self, points: Sequence[Point], fill: Colour, outline: Colour | None = None) -> None:
+        """A filled polygon."""
+        self.draw.polygon([self._p(p) for p in points], fill, outline)
+
+    def line(
+        self, points: Sequence[Point], fill: Colour, width: float, round_caps: bool = True
+    ) -> None:
+        """A polyline with round joints (and round ends unless `round_caps` is False)."""
+        if len(points) < 2:
+            return
+        self.draw.line([self._p(p) for p in points], fill, self._v(width), joint="curve")
+        if round_caps:
+            for end in (points[0], points[-1]):
+                self.circle(end, width / 2, fill)
+
+    def dashed_line(
+        self,
+        points: Sequence[Point],
+        fill: Colour,
+        width: float,
+        dash: float = 18,
+        gap: float = 12,
+    ) -> None:
+        """A dashed polyline; the dash pattern runs on across the joints."""
+        for piece in _dash_pieces(points, dash, gap):
+            self.line(piece, fill, width)
+
+    def arrow(
+        self,
+        points: Sequence[Point],
+        fill: Colour,
+        width: float,
+        *,
+        head: float | None = None,
+        casing: Colour | None = None,
+        casing_width: float = 0,
+        dashed: bool = False,
+    ) -> None:
+        """A polyline ending in an arrowhead; `casing` outlines it so it shows on any fill."""
+        if len(points) < 2:
+            return
+        head = head if head is not None else width * 2.6
+        tip = points[-1]
+        base, left, right = _arrow_head(points[-2], tip, head)
+        shaft = [*points[:-1], base]
+        if casing:
+            # Grow the head a little more than the shaft so the casing wraps its point.
+            grown_base, grown_left, grown_right = _arrow_head(
+                points[-2], tip, head + casing_width * 1.6
+            )
+            ox, oy = _unit(points[-2], tip)
+            grown = (tip[0] + ox * casing_width * 0.8, tip[1] + oy * casing_width * 0.8)
+            self.line([*points[:-1], grown_base], casing, width + 2 * casing_width)
+            self.polygon([grown, grown_left, grown_right], casing)
+        if dashed:
+            self.dashed_line(shaft, fill, width, dash=width * 2.2, gap=width * 1.4)
+        else:
+            self.line(shaft, fill, width)
+        self.polygon([tip, left, right], fill)
+
+    # -- text
+    def text(
+        self,
+        xy: Point,
+        text: str,
+        size: float,
+        fill: Colour = TEXT,
+        *,
+        bold: bool = False,
+        anchor: str = "la",
+        stroke: Colour | None = None,
+        stroke_width: float = 0,
+    ) -> None:
+        """Text at `xy` with a Pillow anchor ("la" top-left, "mm" centre, "lm", "rm"…)."""
+        self.draw.text(
+            self._p(xy),
+            text,
+            fill=fill,
+            font=font(self._v(size), bold),
+            anchor=anchor,
+            stroke_width=self._v(stroke_width) if stroke else 0,
+            stroke_fill=stroke,
+        )
+
+    def text_centred(
+        self,
+        box: Box,
+        text: str,
+        size: float,
+        fill: Colour = TEXT,
+        *,
+        bold: bool = False,
+        stroke: Colour | None = None,
+        stroke_width: float = 0,
+    ) -> None:
+        """Text centred in `box`, shrunk to fit its width when needed."""
+        size = self.fitting_size(text, size, box[2] - box[0], bold=bold)
+        self.text(box_centre(box), text, size, fill, bold=bold, anchor="mm",
+                  stroke=stroke, stroke_width=stroke_width)
+
+    def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
+        """Width of `text` in logical pixels."""
+        return font(self._v(size), bold).getlength(text) / self.scale
+
+    def fitting_size(
+        self, text: str, size: float, max_width: float, *, bold: bool = False
+    ) -> float:
+        """The largest size ≤ `size` (down to 60 % of it) at which `text` fits `max_width`."""
+        width = self.text_width(text, size, bold=bold)
+        if width <= max_width:
+            return size
+        return max(size * 0.6, size * max_width / width)
+
+    def fit(self, text: str, size: float, max_width: float, *, bold: bool = False) -> str:
+        """`text` cut with an ellipsis so that it fits `max_width`."""
+        if self.text_width(text, size, bold=bold) <= max_width:
+            return text
+        while text and self.text_width(text + "…", size, bold=bold) > max_width:
+            text = text[:-1]
+        return text.rstrip() + "…"
+
+    # -- layers and output
+    @contextmanager
+    def layer(self, opacity: float) -> Iterator[Canvas]:
+        """A transparent canvas to draw on, blended onto this one at `opacity` on exit.
+
+        Shapes overlapping inside the layer do not darken each other, unlike drawing
+        each one translucently.
+        """
+        top = Canvas(self.width, self.height, scale=self.scale, _mode="RGBA")
+        yield top
+        # Blend only the part that was drawn on: whole-canvas blends are slow.
+        bbox = top.image.getbbox(alpha_only=True)
+        if bbox is None:
+            return
+        drawn = top.image.crop(bbox)
+        level = round(255 * opacity)
+        alpha = drawn.getchannel("A").point(lambda a: a * level // 255)
+        self.image.paste(drawn.convert("RGB"), bbox[:2], alpha)
+
+    def to_image(self) -> Image.Image:
+        """The picture at its logical size."""
+        return self.image.reduce(self.scale) if self.scale > 1 else self.image.copy()
+
+    def to_png(self) -> bytes:
+        """The picture as PNG bytes."""
+        return encode_png(self.to_image())
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes of `image`; optimize=False because speed matters more than a few KB."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+def _unit(a: Point, b: Point) -> Point:
+    length = math.dist(a, b) or 1.0
+    return ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+
+
+def _arrow_head(before: Point, tip: Point, head: float) -> tuple[Point, Point, Point]:
+    """Base centre and the two back corners of an arrowhead of length `head` at `tip`."""
+    ux, uy = _unit(before, tip)
+    bx, by = tip[0] - ux * head, tip[1] - uy * head
+    half = head * 0.62
+    # The base is nudged 1 px into the head so shaft and head meet without a seam.
+    base = (bx + ux, by + uy)
+    return base, (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)
+
+
+def _dash_pieces(points: Sequence[Point], dash: float, gap: float) -> list[list[Point]]:
+    """Split a polyline into dashes of length `dash` separated by `gap`."""
+    pieces: list[list[Point]] = []
+    current: list[Point] = []
+    drawing, left = True, dash
+    for a, b in itertools.pairwise(points):
+        length = math.dist(a, b)
+        pos = 0.0
+        ux, uy = _unit(a, b)
+        while pos < length:
+            step = min(left, length - pos)
+            start = (a[0] + ux * pos, a[1] + uy * pos)
+            pos += step
+            end = (a[0] + ux * pos, a[1] + uy * pos)
+            if drawing:
+                if not current:
+                    current.append(start)
+                current.append(end)
+            left -= step
+            if left <= 1e-9:
+                if drawing and current:
+                    pieces.append(current)
+                    current = []
+                drawing = not drawing
+                left = dash if drawing else gap
+    if current and len(current) > 1:
+        pieces.append(current)
+    return pieces
+
+
+# -- shared furniture --------------------------------------------------------------------
+
+
+def draw_piece(
+    canvas: Canvas,
+    centre: Point,
+    radius: float,
+    colour: SeatColour,
+    *,
+    mark: bool = True,
+    outline_width: float | None = None,
+) -> None:
+    """A round piece in `colour`, outlined, with its mark letter when `mark` is set."""
+    outline_width = outline_width if outline_width is not None else max(1.5, radius * 0.09)
+    canvas.circle(centre, radius, colour.fill, colour.outline, outline_width)
+    # A soft inner highlight makes pieces read as round tokens rather than flat dots.
+    canvas.circle((centre[0] - radius * 0.28, centre[1] - radius * 0.3), radius * 0.22,
+                  _lighten(colour.fill, 0.22))
+    if mark and colour.mark:
+        canvas.text(centre, colour.mark, radius * 0.95, colour.ink, bold=True, anchor="mm")
+
+
+def _lighten(colour: Colour, amount: float) -> Colour:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
+
+
+def draw_coordinates(
+    canvas: Canvas,
+    geometry: BoardGeometry,
+    *,
+    size: float = 26,
+    fill: Colour = MUTED,
+    sides: Sequence[str] = ("left", "bottom"),
+    gap: float = 14,
+) -> None:
+    """Column letters and row numbers (a1 bottom-left) on the chosen `sides` of the grid."""
+    for col in range(geometry.cols):
+        x = geometry.left + (col + 0.5) * geometry.cell
+        # Letters share a baseline: top or bottom anchors would make "a" and "b" hop.
+        if "bottom" in sides:
+            canvas.text((x, geometry.bottom + gap + size * 0.75), column_letter(col), size,
+                        fill, bold=True, anchor="ms")
+        if "top" in sides:
+            canvas.text((x, geometry.top - gap), column_letter(col), size, fill,
+                        bold=True, anchor="ms")
+    for row in range(geometry.rows):
+        y = geometry.top + (geometry.rows - row - 0.5) * geometry.cell
+        if "left" in sides:
+            canvas.text((geometry.left - gap, y), str(row + 1), size, fill, bold=True, anchor="rm")
+        if "right" in sides:
+            canvas.text((geometry.right + gap, y), str(row + 1), size, fill, bold=True, anchor="lm")
+
+
+@dataclass(frozen=True)
+class StatusChip:
+    """One seat's entry on the status bar's second line."""
+
+    seat: int
+    name: str
+    detail: str = ""
+    active: bool = False
+
+
+def draw_status_bar(
+    canvas: Canvas,
+    box: Box,
+    headline: str,
+    seat: int | None,
+    chips: Sequence[StatusChip] = (),
+    *,
+    headline_colour: Colour = TEXT,
+) -> None:
+    """Header panel: a big headline (with the seat's swatch) over one chip per seat."""
+    x0, y0, x1, y1 = box
+    canvas.rect(box, PANEL)
+    two_lines = bool(chips)
+    head_y = y0 + (y1 - y0) * (0.3 if two_lines else 0.5)
+    x = x0 + 24
+    if seat is not None:
+        draw_piece(canvas, (x + 22, head_y), 22, seat_colour(seat))
+        x += 58
+    canvas.text((x, head_y), canvas.fit(headline, 36, x1 - 24 - x, bold=True), 36,
+                headline_colour, bold=True, anchor="lm")
+    if not two_lines:
+        return
+    chip_w = (x1 - x0 - 24 * 2 - 12 * (len(chips) - 1)) / len(chips)
+    top, bottom = y0 + (y1 - y0) * 0.58, y1 - 12
+    for index, chip in enumerate(chips):
+        cx0 = x0 + 24 + index * (chip_w + 12)
+        chip_box = (cx0, top, cx0 + chip_w, bottom)
+        canvas.rect(chip_box, PANEL_RAISED if chip.active else None,
+                    TEXT if chip.active else PANEL_RAISED, 2.5, radius=12)
+        mid = (top + bottom) / 2
+        radius = (bottom - top) * 0.32
+        draw_piece(canvas, (cx0 + 12 + radius, mid), radius, seat_colour(chip.seat))
+        text_x = cx0 + 22 + 2 * radius
+        detail_w = canvas.text_width(chip.detail, 24, bold=True) if chip.detail else 0
+        if chip.detail:
+            canvas.text((cx0 + chip_w - 14, mid), chip.detail, 24, TEXT, bold=True, anchor="rm")
+        name_room = cx0 + chip_w - 14 - detail_w - 12 - text_x
+        canvas.text((text_x, mid), canvas.fit(chip.name, 24, name_room), 24, TEXT, anchor="lm")
+
+
+def draw_footer(
+    canvas: Canvas, box: Box, left: str, right: str = "", *, right_colour: Colour = MUTED
+) -> None:
+    """A one-line footer: game name on the left, a note (like the last move) on the right."""
+    x0, y0, x1, y1 = box
+    mid = (y0 + y1) / 2
+    canvas.text((x0 + 24, mid), left, 24, MUTED, bold=True, anchor="lm")
+    if right:
+        room = x1 - x0 - 48 - canvas.text_width(left, 24, bold=True) - 24
+        canvas.text((x1 - 24, mid), canvas.fit(right, 24, room, bold=True), 24, right_colour,
+                    bold=True, anchor="rm")
+
+
+def draw_pill(
+    canvas: Canvas,
+    anchor_right: Point,
+    text: str,
+    size: float,
+    fill: Colour,
+    ink: Colour = WHITE,
+) -> Box:
+    """A rounded label whose right end sits at `anchor_right` (vertically centred); its box."""
+    pad_x, pad_y = size * 0.7, size * 0.45
+    width = canvas.text_width(text, size, bold=True) + 2 * pad_x
+    x1, mid = anchor_right
+    box = (x1 - width, mid - size / 2 - pad_y, x1, mid + size / 2 + pad_y)
+    canvas.rect(box, fill, radius=(box[3] - box[1]) / 2)
+    canvas.text(box_centre(box), text, size, ink, bold=True, anchor="mm")
+    return box

@@ -1,0 +1,19 @@
+# Ludothèque: the bot, with its SQLite database on a volume.
+#   docker build -t ludotheque .
+#   docker run -d --name ludotheque --env-file .env -v ludotheque-data:/app/data ludotheque
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    DATABASE_URL=sqlite:////app/data/ludotheque.db
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY engines engines
+COPY renderers renderers
+COPY storage storage
+COPY bot bot
+RUN pip install --no-cache-dir . && useradd --create-home ludotheque \
+    && mkdir -p /app/data && chown ludotheque /app/data
+USER ludotheque
+VOLUME ["/app/data"]
+CMD ["python", "-m", "bot"]

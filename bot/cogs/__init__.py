@@ -1,0 +1,1 @@
+"""Slash commands, grouped as cogs: the lobby (games, rules, challenges) and play."""

@@ -1,0 +1,43 @@
+"""Settings from the environment (and `.env`, read by `python -m bot`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from storage import DEFAULT_DATABASE_URL
+
+TOKEN_HELP = """\
+No DISCORD_TOKEN is set, so Ludothèque cannot connect to Discord.
+
+To get one:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", click "Reset Token" and copy the token.
+  3. Put it in a file named .env next to pyproject.toml:  DISCORD_TOKEN=your-token
+     (copy .env.example to start), or export DISCORD_TOKEN in your shell.
+The README explains how to invite the bot to your server."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment."""
+
+    token: str | None = None
+    database_url: str = DEFAULT_DATABASE_URL
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL and DEV_GUILD_ID."""
+        env = os.environ if environ is None else environ
+        guild = env.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise ValueError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
+            log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
+            dev_guild_id=int(guild) if guild else None,
+        )

@@ -1,0 +1,10 @@
+"""The games playable in Discord, by engine id; the others are listed as coming soon."""
+
+from __future__ import annotations
+
+from bot.games.base import GameUI
+from bot.games.qawale import QawaleUI
+
+PLAYABLE: dict[str, GameUI] = {ui.game_id: ui for ui in (QawaleUI(),)}
+
+__all__ = ["PLAYABLE", "GameUI"]

@@ -1,0 +1,80 @@
+"""What each playable game provides to the bot: its controls, texts and colours."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+import discord
+
+from engines import Result
+from storage import MoveKind, NewMove
+
+if TYPE_CHECKING:
+    from bot.sessions import GameSession
+
+AUTOCOMPLETE_LIMIT = 25
+"""Discord shows at most 25 autocomplete choices."""
+
+
+class GameUI(ABC):
+    """A game's Discord controls; the session calls these, never the other way round."""
+
+    game_id: str
+    seat_badges: tuple[str, ...]
+    seat_colours: tuple[discord.Colour, ...]
+
+    def seat_badge(self, seat: int | None) -> str:
+        """The emoji that stands for a seat's colour."""
+        return self.seat_badges[seat] if seat is not None and seat >= 0 else "🎲"
+
+    def colour(self, result: Result | None, seat: int | None) -> discord.Colour:
+        """The embed colour: the winner's, the mover's, or grey for a draw."""
+        if result is not None:
+            if len(result.winners) == 1:
+                return self.seat_colours[result.winners[0]]
+            return discord.Colour.light_grey()
+        if seat is not None and seat >= 0:
+            return self.seat_colours[seat]
+        return discord.Colour.blurple()
+
+    def describe(self, session: GameSession, move: NewMove) -> str:
+        """One line of the game log for a stored move."""
+        if move.seat is None:
+            return f"🎲 `{move.move}`"
+        who = f"{self.seat_badge(move.seat)} **{session.names[move.seat]}**"
+        if move.kind is MoveKind.RESIGN:
+            return f"{who} resigned."
+        if move.kind is MoveKind.FORCED:
+            return f"{who} had a single possible move: `{move.move}`."
+        return f"{who} played `{move.move}`."
+
+    def result_text(self, session: GameSession, result: Result) -> str:
+        """The end of the game in one sentence."""
+        names = session.names
+        winners = " and ".join(names[s] for s in result.winners)
+        if result.reason == "resigned":
+            losers = [names[s] for s in range(len(names)) if s not in result.winners]
+            return f"{', '.join(losers)} resigned: {winners} wins."
+        if len(result.winners) > 1:
+            return "Draw."
+        return f"{winners} wins!"
+
+    @abstractmethod
+    def status(self, session: GameSession) -> str:
+        """A short status for the board's footer (stocks, counts)."""
+
+    @abstractmethod
+    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
+        """The components under the board for the player to move."""
+
+    @abstractmethod
+    async def handle(
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        values: list[str],
+    ) -> None:
+        """React to one of this game's components."""
+
+    @abstractmethod
+    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
+        """Legal moves in notation that match what the player typed so far."""

@@ -1,0 +1,46 @@
+"""Component actions every game shares: resigning with a confirmation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.components import GameButton, run_guarded
+
+if TYPE_CHECKING:
+    from bot.sessions import GameSession
+
+
+def resign_prompt(session: GameSession) -> tuple[str, discord.ui.View]:
+    """The private 'are you sure?' with Resign and Keep playing buttons."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(session.id, None, "resign_confirm", label="Resign",
+                             style=discord.ButtonStyle.danger, emoji="🏳️"))
+    view.add_item(GameButton(session.id, None, "resign_cancel", label="Keep playing",
+                             style=discord.ButtonStyle.secondary))
+    return f"Resign {session.title}? Your opponent wins at once.", view
+
+
+async def handle_common(
+    interaction: discord.Interaction, session: GameSession, action: str, arg: str
+) -> bool:
+    """Handle a shared action; False when the action is the game's own."""
+    if action == "resign":
+        if session.record.seat_of(interaction.user.id) is None:
+            await interaction.response.send_message(
+                f"You are not playing in {session.title}.", ephemeral=True)
+            return True
+        text, view = resign_prompt(session)
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+        return True
+    if action == "resign_confirm":
+        async def confirm() -> None:
+            await session.resign(interaction.user.id)
+            await interaction.response.edit_message(content="You resigned.", view=None)
+        await run_guarded(interaction, confirm())
+        return True
+    if action == "resign_cancel":
+        await interaction.response.edit_message(content="Game on!", view=None)
+        return True
+    return False

@@ -1,0 +1,55 @@
+"""Configuration from the environment, and starting without a token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import create_bot
+from bot.config import Settings
+from storage import DEFAULT_DATABASE_URL
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_use_sqlite_under_data() -> None:
+    settings = Settings.from_env({})
+    assert settings.token is None
+    assert settings.database_url == DEFAULT_DATABASE_URL == "sqlite:///data/ludotheque.db"
+    assert settings.log_level == "INFO" and settings.dev_guild_id is None
+
+
+def test_every_setting_is_read_from_the_environment() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": " abc ", "DATABASE_URL": "sqlite:///x.db",
+                                  "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123"})
+    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123)
+
+
+def test_a_dev_guild_id_that_is_not_a_number_is_refused() -> None:
+    with pytest.raises(ValueError, match="DEV_GUILD_ID"):
+        Settings.from_env({"DEV_GUILD_ID": "my-server"})
+
+
+def test_env_example_lists_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text()
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID"):
+        assert f"\n{name}=" in text
+
+
+def test_create_bot_builds_without_connecting() -> None:
+    bot = create_bot(Settings(database_url="sqlite:///unused.db"))
+    assert bot.settings.database_url == "sqlite:///unused.db"
+    assert not bot.is_ready() and bot.user is None
+
+
+def test_running_without_a_token_explains_how_to_get_one(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "No DISCORD_TOKEN" in done.stderr and "developers/applications" in done.stderr

@@ -1,0 +1,57 @@
+"""End-to-end fixtures: the real bot, driven through discord.py by simcord."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot import Ludotheque, create_bot
+from bot.config import Settings
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """A fresh SQLite file per test."""
+    return f"sqlite:///{tmp_path / 'ludotheque.db'}"
+
+
+@pytest.fixture
+def simcord_bot(database_url: str) -> Ludotheque:
+    """The bot under test (simcord's pytest plugin runs it)."""
+    return create_bot(Settings(database_url=database_url))
+
+
+@pytest.fixture
+async def env(simcord_env: simcord.Env, simcord_bot: Ludotheque):
+    """The running simulated Discord; the bot is closed after the test."""
+    yield simcord_env
+    await simcord_env.bot.close()
+    if simcord_env.bot is not simcord_bot:
+        await simcord_bot.close()
+
+
+@dataclass
+class World:
+    """A server with a games channel, two players and a spectator."""
+
+    guild: simcord.builders.GuildHandle
+    channel: simcord.builders.ChannelHandle
+    alice: simcord.actors.MemberActor
+    bob: simcord.actors.MemberActor
+    carol: simcord.actors.MemberActor
+
+
+@pytest.fixture
+def world(env: simcord.Env) -> World:
+    """Alice and Bob will play; Carol watches."""
+    guild = env.create_guild(name="Board game night")
+    channel = guild.create_text_channel("games")
+    return World(
+        guild, channel,
+        guild.add_member(env.create_user("alice", global_name="Alice")),
+        guild.add_member(env.create_user("bob", global_name="Bob")),
+        guild.add_member(env.create_user("carol", global_name="Carol")),
+    )

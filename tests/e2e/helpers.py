@@ -1,0 +1,56 @@
+"""Steps shared by the end-to-end tests: challenge, accept, find the board, play a move."""
+
+from __future__ import annotations
+
+import discord
+import simcord
+
+from bot import Ludotheque
+from bot.sessions import GameSession
+from engines.qawale import parse_notation
+
+
+def bot_of(env: simcord.Env) -> Ludotheque:
+    """The bot currently attached (it changes after a restart)."""
+    return env.bot  # type: ignore[return-value]
+
+
+async def challenge_and_accept(
+    env: simcord.Env, channel, challenger, opponent, game: str = "qawale"
+) -> tuple[simcord.builders.ChannelHandle, GameSession]:
+    """Alice challenges Bob, Bob accepts; returns the game's thread and session."""
+    result = await challenger.slash(channel, "challenge", game=game, opponent=opponent)
+    assert not result.ephemeral, result.response.content
+    accepted = await opponent.click(result.response.message, label="Accept")
+    assert not accepted.ephemeral
+    thread = channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    return thread, session
+
+
+def latest_board(where) -> discord.Message:
+    """The last board message posted in a thread or channel."""
+    boards = [m for m in where.history()
+              if m.embeds and (m.embeds[0].footer.text or "").startswith("Game #")]
+    assert boards, "no board was posted"
+    return boards[-1]
+
+
+def actor_for(session: GameSession, *actors):
+    """The actor whose turn it is."""
+    user_id = session.record.user_at(session.state.current_player)
+    return next(a for a in actors if a.id == user_id)
+
+
+async def play_with_components(actor, board: discord.Message, move: str) -> None:
+    """Play a Qawale move with the select and the direction buttons only."""
+    parsed = parse_notation(move)
+    composer = await actor.select(board, [str(parsed.cell)])
+    assert composer.ephemeral, composer.response.content
+    message = composer.response.message
+    for direction in parsed.path:
+        step = await actor.click(message, label=direction.word.capitalize())
+        message = step.response.message
+    confirmed = await actor.click(message, label="Confirm")
+    assert "Played" in confirmed.response.content, confirmed.response.content

@@ -1,0 +1,138 @@
+"""Challenges end to end: listing games, rules, challenging, answering, expiry, refusals."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.challenges import CHALLENGE_TIMEOUT
+from storage import ChallengeStatus
+from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
+
+
+async def test_games_lists_all_five_and_marks_those_coming_soon(env, world) -> None:
+    result = await world.alice.slash(world.channel, "games")
+    fields = {f.name: f.value for f in result.response.embeds[0].fields}
+    assert len(fields) == 5
+    assert "Qawale (2 players)" in fields
+    assert "Kraut & Rüben (2–5 players) · *coming soon*" in fields
+    assert all(value for value in fields.values())
+
+
+async def test_rules_shows_a_readable_summary(env, world) -> None:
+    result = await world.alice.slash(world.channel, "rules", game="qawale")
+    embed = result.response.embeds[0]
+    assert embed.title.startswith("Qawale")
+    assert "bottom pebble first" in embed.description
+
+
+async def test_challenge_posts_accept_and_decline_for_the_opponent(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    message = result.response.message
+    assert world.bob.mention in message.content
+    assert "expires" in message.embeds[0].description
+    assert "10 minutes" in message.embeds[0].description
+    labels = [c.label for row in message.components for c in row.children]
+    assert labels == ["Accept", "Decline"]
+
+
+async def test_challenging_yourself_is_refused_privately(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                     opponent=world.alice)
+    assert result.ephemeral
+    assert "yourself" in result.response.content
+
+
+async def test_challenging_a_bot_is_refused_privately(env, world) -> None:
+    robot = world.guild.add_member(env.create_user("robot", bot=True))
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=robot)
+    assert result.ephemeral and "bot" in result.response.content
+
+
+async def test_a_game_not_playable_yet_is_refused_as_coming_soon(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="granat", opponent=world.bob)
+    assert result.ephemeral
+    assert "Granat is coming soon" in result.response.content
+
+
+async def test_only_the_challenged_member_can_accept(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    by_carol = await world.carol.click(result.response.message, label="Accept")
+    assert by_carol.ephemeral and "Only Bob can answer" in by_carol.response.content
+    by_alice = await world.alice.click(result.response.message, label="Accept")
+    assert by_alice.ephemeral and "your own challenge" in by_alice.response.content
+    assert world.channel.threads == []
+
+
+async def test_decline_closes_the_challenge_without_a_game(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    await world.bob.click(result.response.message, label="Decline")
+    message = world.channel.history()[-1]
+    assert "Bob declined" in message.embeds[0].description
+    assert message.components == []
+    assert world.channel.threads == []
+    [challenge] = [await bot_of(env).db.get_challenge(1)]
+    assert challenge.status is ChallengeStatus.DECLINED
+
+
+async def test_the_challenger_can_withdraw_with_decline(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    await world.alice.click(result.response.message, label="Decline")
+    assert "Alice withdrew" in world.channel.history()[-1].embeds[0].description
+
+
+async def test_an_unanswered_challenge_expires_after_ten_minutes(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    message_id = result.response.message.id
+    await env.advance_time(CHALLENGE_TIMEOUT.total_seconds() - 5)
+    assert (await bot_of(env).db.get_challenge(1)).status is ChallengeStatus.PENDING
+    await env.advance_time(10)
+    expired = next(m for m in world.channel.history() if m.id == message_id)
+    assert "expired" in expired.embeds[0].description
+    assert expired.components == []
+    assert (await bot_of(env).db.get_challenge(1)).status is ChallengeStatus.EXPIRED
+
+
+async def test_accept_opens_a_thread_with_the_board_and_whose_turn(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    assert thread.name in ("Qawale · Alice vs Bob", "Qawale · Bob vs Alice")
+    board = latest_board(thread)
+    first = session.record.user_at(0)
+    assert board.content == f"<@{first}>, your turn."
+    assert board.attachments[0].filename == "board.png"
+    assert board.embeds[0].image.url == "attachment://board.png"
+    [accepted] = [m for m in world.channel.history() if m.embeds and "accepted" in
+                  (m.embeds[0].description or "")]
+    assert thread.mention in accepted.embeds[0].description
+    assert accepted.components == []
+    assert {s.user_id for s in session.record.seats} == {world.alice.id, world.bob.id}
+
+
+async def test_a_second_game_in_a_busy_thread_is_refused(env, world) -> None:
+    thread, _ = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    result = await world.carol.slash(thread, "challenge", game="qawale", opponent=world.alice)
+    assert result.ephemeral
+    assert "already running" in result.response.content
+
+
+async def test_without_thread_permission_the_game_runs_in_the_channel(env, world) -> None:
+    me = world.guild.me
+    channel = world.guild.create_text_channel(
+        "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)})
+    result = await world.alice.slash(channel, "challenge", game="qawale", opponent=world.bob)
+    await world.bob.click(result.response.message, label="Accept")
+    assert channel.threads == []
+    assert latest_board(channel).attachments
+    second = await world.carol.slash(channel, "challenge", game="qawale", opponent=world.bob)
+    assert second.ephemeral and "already running" in second.response.content
+
+
+async def test_without_send_permission_a_challenge_is_refused_with_the_missing_permission(
+    env, world
+) -> None:
+    me = world.guild.me
+    channel = world.guild.create_text_channel(
+        "read-only", overwrites={me: discord.PermissionOverwrite(
+            send_messages=False, create_public_threads=False)})
+    result = await world.alice.slash(channel, "challenge", game="qawale", opponent=world.bob)
+    assert result.ephemeral
+    assert "Send Messages" in result.response.content

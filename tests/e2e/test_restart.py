@@ -1,0 +1,76 @@
+"""Restart safety: games and challenges survive the bot stopping and starting again."""
+
+from __future__ import annotations
+
+from bot import create_bot
+from bot.config import Settings
+from storage import ChallengeStatus, GameStatus
+from tests.e2e.helpers import (
+    actor_for,
+    bot_of,
+    challenge_and_accept,
+    latest_board,
+    play_with_components,
+)
+from tests.e2e.test_qawale_game import WINNING_GAME
+
+
+async def restart(env, database_url: str) -> None:
+    """Stop the bot and start a brand-new one on the same database."""
+    old = bot_of(env)
+    await env.restart_bot(create_bot(Settings(database_url=database_url)))
+    await old.close()
+
+
+async def test_a_game_resumes_after_a_restart_and_finishes_with_the_old_boards_components(
+    env, world, database_url
+) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    players = (world.alice, world.bob)
+    for move in WINNING_GAME[:3]:
+        await play_with_components(actor_for(session, *players), latest_board(thread), move)
+    board_before = latest_board(thread)
+
+    await restart(env, database_url)
+
+    resumed = await bot_of(env).sessions.get(session.id)
+    assert resumed is not session and resumed.ply == 3
+    assert resumed.state.dump() == session.state.dump()
+    # The board posted before the restart still works.
+    await play_with_components(actor_for(resumed, *players), board_before, WINNING_GAME[3])
+    for move in WINNING_GAME[4:]:
+        await play_with_components(actor_for(resumed, *players), latest_board(thread), move)
+    final = await bot_of(env).db.get_game(session.id)
+    assert final.status is GameStatus.FINISHED and final.result["reason"] == "line"
+    assert [m.move for m in await bot_of(env).db.moves(session.id)] == WINNING_GAME
+
+
+async def test_a_composer_opened_before_a_restart_still_works(env, world, database_url) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    composer = await mover.select(latest_board(thread), ["a1"])
+    await restart(env, database_url)
+    message = composer.response.message
+    for label in ("North", "East", "South"):
+        message = (await mover.click(message, label=label)).response.message
+    confirmed = await mover.click(message, label="Confirm")
+    assert "Played `a1:NES`" in confirmed.response.content
+    assert (await bot_of(env).db.get_game(session.id)).ply == 1
+
+
+async def test_a_pending_challenge_can_be_accepted_after_a_restart(
+    env, world, database_url
+) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    await restart(env, database_url)
+    await world.bob.click(result.response.message, label="Accept")
+    assert len(world.channel.threads) == 1
+    assert latest_board(world.channel.threads[0]).components
+
+
+async def test_a_pending_challenge_still_expires_after_a_restart(env, world, database_url) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale", opponent=world.bob)
+    await env.advance_time(300)
+    await restart(env, database_url)
+    await env.advance_time(301)
+    assert (await bot_of(env).db.get_challenge(1)).status is ChallengeStatus.EXPIRED

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.catalogue import describe_options
 from bot.components import GameButton
 from renderers import render
 from storage import MoveKind, NewMove
@@ -37,6 +38,8 @@ def board_message(session: GameSession, moves: Sequence[NewMove], png: bytes) ->
     """Keyword arguments for `channel.send` of the board after `moves`."""
     ui = session.ui
     lines = [ui.describe(session, move) for move in moves]
+    if not moves and session.record.options:  # the first board, and reposts
+        lines.insert(0, f"*Options: {describe_options(session.record.options)}*")
     result = session.result()
     if result is not None:
         lines.append(f"**{ui.result_text(session, result)}**")

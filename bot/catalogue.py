@@ -94,3 +94,30 @@ leave.
     )
 }
 """All five games, in the order `/games` lists them."""
+
+OPTION_LABELS: dict[str, str] = {
+    "grape_faces": "grape faces on the die",
+    "return_pruned": "removed pawns return to their stock",
+    "decks": "decks of 52 cards",
+    "match_games": "games in the match",
+    "mover_wins_double_line": "a double line is won by the sower",
+}
+"""How each engine option is named to players."""
+
+CHALLENGE_OPTIONS: dict[str, str] = {
+    "grape_faces": "grape_faces",
+    "return_pruned": "return_pruned",
+    "decks": "decks",
+    "match_games": "match_games",
+    "double_line": "mover_wins_double_line",
+}
+"""`/challenge` parameter → engine option it sets."""
+
+
+def describe_options(options: dict[str, object]) -> str:
+    """`grape faces on the die: 2 · removed pawns return to their stock: yes` (or '')."""
+    def shown(value: object) -> str:
+        return {True: "yes", False: "no"}.get(value, str(value))  # type: ignore[call-overload]
+
+    return " · ".join(f"{OPTION_LABELS.get(name, name)}: {shown(value)}"
+                      for name, value in options.items())

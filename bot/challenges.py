@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.catalogue import CATALOGUE
+from bot.catalogue import CATALOGUE, OPTION_LABELS, describe_options
 from bot.components import ChallengeButton
 from bot.errors import Refusal
 from bot.sessions import game_title
@@ -50,7 +50,11 @@ class ChallengeService:
     # -- opening -----------------------------------------------------------------------
 
     async def open(
-        self, interaction: discord.Interaction, game_id: str, opponent: discord.Member
+        self,
+        interaction: discord.Interaction,
+        game_id: str,
+        opponent: discord.Member,
+        options: dict[str, object] | None = None,
     ) -> None:
         """Post a challenge with Accept and Decline, or refuse privately with the reason."""
         from bot.games import PLAYABLE
@@ -69,6 +73,7 @@ class ChallengeService:
             raise Refusal("You cannot challenge yourself: pick another member.")
         if opponent.bot:
             raise Refusal(f"{opponent.display_name} is a bot and cannot play. Challenge a person.")
+        resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
 
         now = discord.utils.utcnow()
@@ -77,7 +82,7 @@ class ChallengeService:
             challenger_id=challenger.id, opponent_ids=[opponent.id],
             player_names={challenger.id: challenger.display_name,
                           opponent.id: opponent.display_name},
-            options={}, now=now, expires_at=now + CHALLENGE_TIMEOUT,
+            options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT,
         )
         await interaction.response.send_message(
             content=opponent.mention, embed=self._embed(challenge), view=self._buttons(challenge),
@@ -86,6 +91,20 @@ class ChallengeService:
         message = await interaction.original_response()
         await self.bot.db.set_challenge_message(challenge.id, message.id)
         self._schedule(challenge)
+
+    @staticmethod
+    def resolve_options(game_id: str, options: dict[str, object]) -> dict[str, object]:
+        """The game's options with the chosen ones; refuse options of another game."""
+        game = GAMES[game_id]
+        for name in options:
+            if name not in game.option_specs:
+                owner = next((GAMES[g].name for g in GAMES if name in GAMES[g].option_specs), "")
+                label = OPTION_LABELS.get(name, name)
+                raise Refusal(f"“{label}” is an option of {owner}, not of {game.name}.")
+        try:
+            return game.resolve_options(options)
+        except ValueError as error:
+            raise Refusal(f"That option cannot be used: {error}.") from error
 
     async def check_can_host(self, channel: discord.abc.GuildChannel | discord.Thread) -> None:
         """Refuse when a game could not start here: permissions, or a game already running."""
@@ -121,7 +140,7 @@ class ChallengeService:
         entry = CATALOGUE[challenge.game]
         opponent = challenge.opponent_ids[0]
         expires = discord.utils.format_dt(challenge.expires_at, "R")
-        return discord.Embed(
+        embed = discord.Embed(
             title=f"⚔️ {entry.name} challenge",
             description=(
                 f"<@{challenge.challenger_id}> challenges <@{opponent}> to **{entry.name}**.\n"
@@ -131,6 +150,9 @@ class ChallengeService:
             ),
             colour=discord.Colour.gold(),
         )
+        if challenge.options:
+            embed.add_field(name="Options", value=describe_options(challenge.options))
+        return embed
 
     @staticmethod
     def _buttons(challenge: ChallengeRecord) -> discord.ui.View:

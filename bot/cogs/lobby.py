@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.catalogue import CATALOGUE
+from bot.catalogue import CATALOGUE, CHALLENGE_OPTIONS
 from bot.components import run_guarded
 
 if TYPE_CHECKING:
@@ -49,11 +49,38 @@ class Lobby(commands.Cog):
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="challenge", description="Challenge a member to a game")
-    @app_commands.describe(game="Which game", opponent="Who you challenge")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(
+        game="Which game",
+        opponent="Who you challenge",
+        grape_faces="Graps: grape faces on each die, 1 to 5 (default 1)",
+        return_pruned="Graps: removed pawns go back to their owner's stock (default no)",
+        decks="Le Grabuge: how many 52-card decks (default 2)",
+        match_games="Kraut & Rüben: one game, or a three-game match with the cup (default 1)",
+        double_line="Qawale: a sowing showing both colours' lines is won by the sower "
+                    "(default yes; no = draw)",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        decks=[app_commands.Choice(name=str(n), value=n) for n in (2, 4, 6, 8)],
+        match_games=[app_commands.Choice(name="one game", value=1),
+                     app_commands.Choice(name="three games and the cup", value=3)],
+    )
     @app_commands.guild_only()
     async def challenge(
-        self, interaction: discord.Interaction, game: str, opponent: discord.Member
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        opponent: discord.Member,
+        grape_faces: app_commands.Range[int, 1, 5] | None = None,
+        return_pruned: bool | None = None,
+        decks: int | None = None,
+        match_games: int | None = None,
+        double_line: bool | None = None,
     ) -> None:
         """Post a challenge the opponent can accept or decline."""
-        await run_guarded(interaction, self.bot.challenges.open(interaction, game, opponent))
+        chosen = {"grape_faces": grape_faces, "return_pruned": return_pruned, "decks": decks,
+                  "match_games": match_games, "double_line": double_line}
+        options = {CHALLENGE_OPTIONS[name]: value for name, value in chosen.items()
+                   if value is not None}
+        await run_guarded(interaction,
+                          self.bot.challenges.open(interaction, game, opponent, options))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import TYPE_CHECKING
 
@@ -74,12 +75,12 @@ class QawaleUI(GameUI):
         if action == "stack":
             session.seat_to_act(interaction.user.id)
             move = self._partial(session, f"{values[0]}:")
-            content, view, image = self._composer(session, move)
+            content, view, image = await self._composer(session, move)
             await interaction.response.send_message(content, view=view, file=image, ephemeral=True)
         elif action == "step":
             session.seat_to_act(interaction.user.id)
             move = self._partial(session, arg)
-            content, view, image = self._composer(session, move)
+            content, view, image = await self._composer(session, move)
             await interaction.response.edit_message(content=content, view=view, attachments=[image])
         elif action == "play":
             await interaction.response.defer()
@@ -104,7 +105,7 @@ class QawaleUI(GameUI):
                 raise IllegalMove(f"step {index + 1} ({direction.name}) is not possible here")
         return move
 
-    def _composer(
+    async def _composer(
         self, session: GameSession, move: QawaleMove
     ) -> tuple[str, discord.ui.View, discord.File]:
         """The private message that builds a move: preview image, directions, Undo, Confirm."""
@@ -134,7 +135,8 @@ class QawaleUI(GameUI):
                                  disabled=done < needed))
         view.add_item(GameButton(session.id, session.ply, "cancel", "", label="Cancel",
                                  emoji="✖️", row=1, style=discord.ButtonStyle.secondary))
-        png = render(state.view(seat), str(move), preview=True, names=session.names)
+        png = await asyncio.to_thread(render, state.view(seat), str(move), preview=True,
+                                      names=session.names)
         return "\n".join(lines), view, discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)
 
     # -- typing ------------------------------------------------------------------------

@@ -136,3 +136,22 @@ async def test_without_send_permission_a_challenge_is_refused_with_the_missing_p
     result = await world.alice.slash(channel, "challenge", game="qawale", opponent=world.bob)
     assert result.ephemeral
     assert "Send Messages" in result.response.content
+
+
+async def test_game_options_are_shown_on_the_challenge_and_the_first_board(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                     opponent=world.bob, double_line=False)
+    [field] = result.response.embeds[0].fields
+    assert field.name == "Options" and "a double line is won by the sower: no" in field.value
+    await world.bob.click(result.response.message, label="Accept")
+    thread = world.channel.threads[-1]
+    assert "a double line is won by the sower: no" in latest_board(thread).embeds[0].description
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session.state.options == {"mover_wins_double_line": False}
+
+
+async def test_an_option_of_another_game_is_refused(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                     opponent=world.bob, decks=4)
+    assert result.ephemeral
+    assert "is an option of Le Grabuge, not of Qawale" in result.response.content

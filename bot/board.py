@@ -37,7 +37,7 @@ def last_shown_move(moves: Sequence[NewMove]) -> str | None:
 def board_message(session: GameSession, moves: Sequence[NewMove], png: bytes) -> dict[str, Any]:
     """Keyword arguments for `channel.send` of the board after `moves`."""
     ui = session.ui
-    lines = [ui.describe(session, move) for move in moves]
+    lines = ui.summarize(session, moves)
     if not moves and session.record.options:  # the first board, and reposts
         lines.insert(0, f"*Options: {describe_options(session.record.options)}*")
     result = session.result()

@@ -215,8 +215,9 @@ class GameSession:
         # The move is already stored: a failure here must not undo it; /board recovers.
         try:
             await self.post_board(turn.moves)
+            await self.ui.after_announce(self, turn)
         except discord.HTTPException:
-            log.exception("game %s: could not post the board after ply %s", self.id, self.ply)
+            log.exception("game %s: could not announce ply %s", self.id, self.ply)
 
     async def post_board(self, moves: Sequence[NewMove] = ()) -> discord.Message:
         """Post the current board with its live components; retire the previous board's."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,7 +12,7 @@ from engines import Result
 from storage import MoveKind, NewMove
 
 if TYPE_CHECKING:
-    from bot.sessions import GameSession
+    from bot.sessions import GameSession, Turn
 
 AUTOCOMPLETE_LIMIT = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -48,6 +49,16 @@ class GameUI(ABC):
         if move.kind is MoveKind.FORCED:
             return f"{who} had a single possible move: `{move.move}`."
         return f"{who} played `{move.move}`."
+
+    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
+        """The lines a board message shows for the moves of one action (one per move here).
+
+        A game with many automatic steps per turn overrides this to sum them up.
+        """
+        return [self.describe(session, move) for move in moves]
+
+    async def after_announce(self, session: GameSession, turn: Turn) -> None:
+        """Called once the board of `turn` is posted: send private information, say."""
 
     def result_text(self, session: GameSession, result: Result) -> str:
         """The end of the game in one sentence."""

@@ -57,7 +57,9 @@ class GameUI(ABC):
         """
         return [self.describe(session, move) for move in moves]
 
-    async def after_announce(self, session: GameSession, turn: Turn) -> None:
+    async def after_announce(  # noqa: B027  (optional hook: most games have nothing to add)
+        self, session: GameSession, turn: Turn
+    ) -> None:
         """Called once the board of `turn` is posted: send private information, say."""
 
     def result_text(self, session: GameSession, result: Result) -> str:

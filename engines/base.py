@@ -115,6 +115,7 @@ class GameState(ABC):
         return legal
 
     def _checked(self, move: Any) -> Any:
+        """The parsed move if legal now, else IllegalMove; override to check without listing."""
         if self.is_over():
             raise IllegalMove("the game is over")
         parsed = self.parse_move(move) if isinstance(move, str) else move

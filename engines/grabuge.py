@@ -414,19 +414,7 @@ class GrabugeState(GameState):
     def parse_move(self, text: str) -> GrabugeMove:
         return parse_notation(text)
 
-    def is_legal(self, move: Any) -> bool:
-        try:
-            self._checked_move(move)
-        except IllegalMove:
-            return False
-        return True
-
-    def apply(self, move: Any) -> GrabugeMove:
-        legal = self._checked_move(move)
-        self._play(legal)
-        return legal
-
-    def _checked_move(self, move: Any) -> GrabugeMove:
+    def _checked(self, move: Any) -> GrabugeMove:
         # A turned card is checked against the unseen counts, not a list of 52 outcomes.
         if self.is_over():
             raise IllegalMove("the game is over")

@@ -162,20 +162,8 @@ class QawaleState(GameState):
     def parse_move(self, text: str) -> QawaleMove:
         return parse_notation(text)
 
-    def is_legal(self, move: Any) -> bool:
-        # Checked directly: listing every path of a tall stack would be wasteful.
-        try:
-            self._checked_move(move)
-        except IllegalMove:
-            return False
-        return True
-
-    def apply(self, move: Any) -> QawaleMove:
-        legal = self._checked_move(move)
-        self._play(legal)
-        return legal
-
-    def _checked_move(self, move: Any) -> QawaleMove:
+    def _checked(self, move: Any) -> QawaleMove:
+        # Checked directly: listing every path of a tall stack to find one would be wasteful.
         if self.is_over():
             raise IllegalMove("the game is over")
         parsed = self.parse_move(move) if isinstance(move, str) else move

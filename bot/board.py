@@ -38,7 +38,8 @@ def board_message(session: GameSession, moves: Sequence[NewMove], png: bytes) ->
     """Keyword arguments for `channel.send` of the board after `moves`."""
     ui = session.ui
     lines = ui.summarize(session, moves)
-    if not moves and session.record.options:  # the first board, and reposts
+    first_board = session.ply == len(moves)  # automatic set-up steps may come before it
+    if (first_board or not moves) and session.record.options:  # the first board, reposts
         lines.insert(0, f"*Options: {describe_options(session.record.options)}*")
     result = session.result()
     if result is not None:

@@ -41,13 +41,13 @@ win. A line for both: the sower wins. All 16 pebbles placed and no line: a draw.
             "the enemy vine.",
             """**Board.** 15×15. Dark grows from row 1, Light from row 15; each has 45 pawns.
 **Set-up.** Each player places one grape on their own land row.
-**Your turn.** Roll your die (one grape face, five blank faces by default) and place a \
-pawn of that face.
+**Your turn.** The bot rolls your die (one grape face, five blank faces by default): place \
+a pawn of that face; if it fits nowhere, you pass.
 • *Blank*: next to (side-on) your own vine, not on your land, never touching an enemy \
 pawn side-on, never in the 8 cells around an enemy grape.
 • *Grape*: on your own land, or next to your own vine. A grape **prunes** every enemy \
 pawn around it; enemy branches cut off from their land die.
-**Winning.** Place a pawn on your opponent's land. Stocks empty: the closer player wins. \
+**Winning.** Place a pawn on your opponent's land. Both stocks empty: the closer vine wins. \
 A player who can place nothing at all wins too (you must not block your opponent).""",
         ),
         CatalogueEntry(
@@ -58,24 +58,27 @@ A player who can place nothing at all wins too (you must not block your opponent
 clover, dandelions, snails), one garden per player plus one, each 3×4 beds.
 **Your secret contract** names a main vegetable, two vegetables that score (more or \
 less depending on how many main vegetables the garden shows) and one that costs you.
-**Your turn.** Draw a tile and plant it in a garden (or play your mole once); snails \
-and moles cover what is below. Once per game, claim a garden as yours.
-**End.** When the gardens are full, every claimed garden is scored against its \
-owner's contract; the best garden wins. Two players: 5 gardens, 2 each.""",
+**Your turn.** Draw a tile and plant it on an empty bed (or play your mole, once per \
+game); a snail or a mole covers a tile already planted. After placing, you may claim a \
+garden as yours (once); the last bed of a claimed garden is its owner's.
+**End.** Your garden full, you are finished; when everyone is, each claimed garden is \
+scored with its owner's contract (clover +1, snail −1). Best score wins; a tie goes to \
+whoever claimed first. Two players: 5 gardens, 2 each.""",
         ),
         CatalogueEntry(
             "grabuge", "Le Grabuge", "2 players",
             "A 19th-century two-player patience: build shared piles from Ace to King and "
             "win them with the King.",
-            """**Material.** Two 52-card decks. Each player has a talon and a grabuge of 8 \
-cards, top card face up, and up to 4 reserve columns.
+            """**Material.** Two 52-card decks (4, 6 or 8 with the `decks` option). Each \
+player has a talon and a grabuge of 8 cards, top card face up, and up to 4 reserve columns.
 **Piles.** Start with an Ace, build up one rank at a time, suits ignored. Whoever \
 plays the King wins the pile (a *paquet*).
 **Your turn.** First play every card you can from your grabuge (it always comes first), \
 then from your reserve. Then turn four cards from your talon: each one that can go on a \
 pile must; the others go on your reserve columns, where you choose.
-**Score.** Paquets won, +2 for the first to empty their grabuge, +1 per five cards \
-fewer left at the end. Most paquets wins.""",
+When your talon is empty, your grabuge becomes your talon.
+**Score.** Paquets won, +2 for the first to empty their grabuge (before it became a \
+talon), +1 per five cards fewer left at the end. Most paquets wins.""",
         ),
         CatalogueEntry(
             "granat", "Granat", "2 players",
@@ -89,7 +92,9 @@ slide any distance along a line and can hand their marble to a neutral pawn.
 direction; garnet pawns chain along yellow lines.
 **Garnet cell.** A garnet pawn on e8 protects its whole side for one turn, then must \
 leave.
-**End.** Capture everything, or leave your opponent without a move.""",
+**End.** Capture everything, or leave your opponent without a move. Draw when no neutral \
+pawn is left, or after 40 moves without a capture or a neutral move. Lost both garnet pawns? \
+You may stop (`/resign`).""",
         ),
     )
 }

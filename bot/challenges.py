@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.catalogue import CATALOGUE, OPTION_LABELS, describe_options
-from bot.components import ChallengeButton
+from bot.catalogue import CATALOGUE, OPTION_LABELS, CatalogueEntry, describe_options
+from bot.components import ChallengeButton, run_guarded
 from bot.errors import Refusal
 from bot.sessions import game_title
 from engines import GAMES
@@ -53,44 +55,96 @@ class ChallengeService:
         self,
         interaction: discord.Interaction,
         game_id: str,
-        opponent: discord.Member,
+        opponents: discord.Member | Sequence[discord.Member],
         options: dict[str, object] | None = None,
     ) -> None:
-        """Post a challenge with Accept and Decline, or refuse privately with the reason."""
-        from bot.games import PLAYABLE
+        """Post a challenge with Accept and Decline, or refuse privately with the reason.
 
+        Several opponents may be named for a game of more than two players; the game starts
+        once every one of them has accepted, and any Decline cancels it.
+        """
         challenger = interaction.user
         channel = interaction.channel
         if interaction.guild is None or channel is None:
             raise Refusal("Challenges are made in a server channel, not in direct messages.")
+        entry = self._playable_entry(game_id)
+        invited = [opponents] if isinstance(opponents, discord.Member) else list(opponents)
+        for opponent in invited:
+            if opponent.id == challenger.id:
+                raise Refusal("You cannot challenge yourself: pick another member.")
+            if opponent.bot:
+                raise Refusal(f"{opponent.display_name} is a bot and cannot play. "
+                              "Challenge a person.")
+        if len({o.id for o in invited}) != len(invited):
+            raise Refusal("You named the same member twice: name each opponent once.")
+        game = GAMES[game_id]
+        players = len(invited) + 1
+        if players > game.max_players:
+            if game.max_players == 2:
+                raise Refusal(f"{entry.name} is a game for 2 players: challenge one opponent "
+                              "only.")
+            raise Refusal(f"{entry.name} takes at most {game.max_players} players: challenge "
+                          f"up to {game.max_players - 1} opponents.")
+        if players < game.min_players:
+            raise Refusal(f"{entry.name} needs at least {game.min_players} players: name "
+                          f"{game.min_players - 1} opponents, or open a table with `/lobby`.")
+        resolved = self.resolve_options(game_id, options or {})
+        await self.check_can_host(channel)
+
+        now = discord.utils.utcnow()
+        names = {challenger.id: challenger.display_name}
+        names.update({o.id: o.display_name for o in invited})
+        challenge = await self.bot.db.create_challenge(
+            game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
+            challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
+            player_names=names, options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT,
+        )
+        await interaction.response.send_message(
+            content=" ".join(o.mention for o in invited), embed=self._embed(challenge),
+            view=self._buttons(challenge), allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        message = await interaction.original_response()
+        await self.bot.db.set_challenge_message(challenge.id, message.id)
+        self._schedule(challenge)
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction,
+        game_id: str,
+        options: dict[str, object] | None = None,
+    ) -> None:
+        """Open a table anyone may join; the host starts it once enough players sat down."""
+        host = interaction.user
+        channel = interaction.channel
+        if interaction.guild is None or channel is None:
+            raise Refusal("Tables are opened in a server channel, not in direct messages.")
+        self._playable_entry(game_id)
+        resolved = self.resolve_options(game_id, options or {})
+        await self.check_can_host(channel)
+        now = discord.utils.utcnow()
+        lobby = await self.bot.db.create_challenge(
+            game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
+            challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
+            options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
+        )
+        await interaction.response.send_message(embed=self._embed(lobby),
+                                                view=self._buttons(lobby))
+        message = await interaction.original_response()
+        await self.bot.db.set_challenge_message(lobby.id, message.id)
+        self._schedule(lobby)
+
+    @staticmethod
+    def _playable_entry(game_id: str) -> CatalogueEntry:
+        """The game's catalogue entry; refuse an unknown or not yet playable game."""
+        from bot.games import PLAYABLE
+
         entry = CATALOGUE.get(game_id)
         if entry is None:
             raise Refusal(f"There is no game called {game_id!r}. See `/games`.")
         if game_id not in PLAYABLE:
             ready = ", ".join(CATALOGUE[g].name for g in PLAYABLE)
             raise Refusal(f"{entry.name} is coming soon. You can play {ready} today.")
-        if opponent.id == challenger.id:
-            raise Refusal("You cannot challenge yourself: pick another member.")
-        if opponent.bot:
-            raise Refusal(f"{opponent.display_name} is a bot and cannot play. Challenge a person.")
-        resolved = self.resolve_options(game_id, options or {})
-        await self.check_can_host(channel)
-
-        now = discord.utils.utcnow()
-        challenge = await self.bot.db.create_challenge(
-            game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
-            challenger_id=challenger.id, opponent_ids=[opponent.id],
-            player_names={challenger.id: challenger.display_name,
-                          opponent.id: opponent.display_name},
-            options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT,
-        )
-        await interaction.response.send_message(
-            content=opponent.mention, embed=self._embed(challenge), view=self._buttons(challenge),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        message = await interaction.original_response()
-        await self.bot.db.set_challenge_message(challenge.id, message.id)
-        self._schedule(challenge)
+        return entry
 
     @staticmethod
     def resolve_options(game_id: str, options: dict[str, object]) -> dict[str, object]:
@@ -138,18 +192,38 @@ class ChallengeService:
 
     def _embed(self, challenge: ChallengeRecord) -> discord.Embed:
         entry = CATALOGUE[challenge.game]
-        opponent = challenge.opponent_ids[0]
         expires = discord.utils.format_dt(challenge.expires_at, "R")
-        embed = discord.Embed(
-            title=f"⚔️ {entry.name} challenge",
-            description=(
-                f"<@{challenge.challenger_id}> challenges <@{opponent}> to **{entry.name}**.\n"
-                f"*{entry.pitch}*\n\n"
-                f"<@{opponent}>, accept or decline: this challenge expires {expires} "
-                f"(after {int(CHALLENGE_TIMEOUT.total_seconds() // 60)} minutes)."
-            ),
-            colour=discord.Colour.gold(),
-        )
+        minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
+        if challenge.is_lobby:
+            game = GAMES[challenge.game]
+            seated = "\n".join(
+                f"{i + 1}. <@{uid}>{' (host)' if uid == challenge.challenger_id else ''}"
+                for i, uid in enumerate(challenge.player_ids))
+            description = (
+                f"<@{challenge.challenger_id}> opens a table of **{entry.name}** "
+                f"({game.min_players} to {game.max_players} players).\n*{entry.pitch}*\n\n"
+                f"**At the table ({len(challenge.player_ids)}/{game.max_players}):**\n{seated}"
+                f"\n\nClick **Join** to play; the host clicks **Start** once at least "
+                f"{game.min_players} players are seated. This table expires {expires} "
+                f"(after {minutes} minutes).")
+            title = f"🪑 {entry.name} table"
+        else:
+            invited = ", ".join(f"<@{uid}>" for uid in challenge.opponent_ids)
+            description = (f"<@{challenge.challenger_id}> challenges {invited} to "
+                           f"**{entry.name}**.\n*{entry.pitch}*\n\n")
+            if len(challenge.opponent_ids) > 1:
+                answers = " · ".join(
+                    f"{'✅' if uid in challenge.accepted_ids else '⏳'} "
+                    f"{challenge.name_of(uid)}" for uid in challenge.opponent_ids)
+                description += (f"**Answers:** {answers}\nThe game starts when everyone has "
+                                "accepted; any Decline cancels it.\n\n")
+            waiting = ", ".join(f"<@{uid}>" for uid in challenge.opponent_ids
+                                if uid not in challenge.accepted_ids)
+            description += (f"{waiting}, accept or decline: this challenge expires {expires} "
+                            f"(after {minutes} minutes).")
+            title = f"⚔️ {entry.name} challenge"
+        embed = discord.Embed(title=title, description=description,
+                              colour=discord.Colour.gold())
         if challenge.options:
             embed.add_field(name="Options", value=describe_options(challenge.options))
         return embed
@@ -157,6 +231,14 @@ class ChallengeService:
     @staticmethod
     def _buttons(challenge: ChallengeRecord) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
+        if challenge.is_lobby:
+            view.add_item(LobbyButton(challenge.id, "join", label="Join", emoji="🪑",
+                                      style=discord.ButtonStyle.success))
+            view.add_item(LobbyButton(challenge.id, "leave", label="Leave", emoji="🚪",
+                                      style=discord.ButtonStyle.secondary))
+            view.add_item(LobbyButton(challenge.id, "start", label="Start", emoji="▶️",
+                                      style=discord.ButtonStyle.primary))
+            return view
         view.add_item(ChallengeButton(challenge.id, "accept", label="Accept", emoji="✅",
                                       style=discord.ButtonStyle.success))
         view.add_item(ChallengeButton(challenge.id, "decline", label="Decline", emoji="✖️",
@@ -165,51 +247,114 @@ class ChallengeService:
 
     # -- answering ---------------------------------------------------------------------
 
+    async def _pending(self, challenge_id: int) -> ChallengeRecord:
+        """The challenge if it may still be answered; otherwise a Refusal saying why."""
+        challenge = await self.bot.db.get_challenge(challenge_id)
+        if challenge is None:
+            raise Refusal("This challenge no longer exists.")
+        if challenge.status is not ChallengeStatus.PENDING:
+            raise Refusal(f"This challenge was already {challenge.status.value}.")
+        if discord.utils.utcnow() >= challenge.expires_at:
+            await self.expire(challenge.id)
+            raise Refusal("This challenge has expired. Send a new one with `/challenge`.")
+        return challenge
+
     async def answer(
         self, interaction: discord.Interaction, challenge_id: int, answer: str
     ) -> None:
         """Accept or Decline clicked."""
         async with self._locks[challenge_id]:  # a double click must not start two games
-            challenge = await self.bot.db.get_challenge(challenge_id)
-            if challenge is None:
-                raise Refusal("This challenge no longer exists.")
-            if challenge.status is not ChallengeStatus.PENDING:
-                raise Refusal(f"This challenge was already {challenge.status.value}.")
-            if discord.utils.utcnow() >= challenge.expires_at:
-                await self.expire(challenge.id)
-                raise Refusal("This challenge has expired. Send a new one with `/challenge`.")
+            challenge = await self._pending(challenge_id)
             user = interaction.user.id
-            opponent = challenge.opponent_ids[0]
-            if answer == "decline" and user in (opponent, challenge.challenger_id):
-                await self._decline(interaction, challenge, withdrawn=user != opponent)
-            elif user != opponent:
-                who = challenge.name_of(opponent)
+            invited = challenge.opponent_ids
+            waiting = [uid for uid in invited if uid not in challenge.accepted_ids]
+            waiting_names = " and ".join(challenge.name_of(uid) for uid in waiting)
+            if answer == "decline" and user in (*invited, challenge.challenger_id):
+                await self._decline(interaction, challenge, user)
+            elif user not in invited:
                 if user == challenge.challenger_id:
-                    raise Refusal(f"You cannot accept your own challenge: waiting for {who}. "
-                                  "Click Decline to withdraw it.")
-                raise Refusal(f"Only {who} can answer this challenge.")
+                    raise Refusal(f"You cannot accept your own challenge: waiting for "
+                                  f"{waiting_names}. Click Decline to withdraw it.")
+                everyone = " and ".join(challenge.name_of(uid) for uid in invited)
+                raise Refusal(f"Only {everyone} can answer this challenge.")
+            elif user in challenge.accepted_ids:
+                raise Refusal(f"You already accepted: waiting for {waiting_names}.")
             else:
-                await self._accept(interaction, challenge)
+                challenge.accepted_ids.append(user)
+                if len(challenge.accepted_ids) < len(invited):
+                    await self.bot.db.update_challenge_players(
+                        challenge.id, opponent_ids=invited, player_names=challenge.player_names,
+                        accepted_ids=challenge.accepted_ids)
+                    await interaction.response.edit_message(embed=self._embed(challenge),
+                                                            view=self._buttons(challenge))
+                else:
+                    await self._accept(interaction, challenge)
+
+    async def answer_lobby(
+        self, interaction: discord.Interaction, lobby_id: int, action: str
+    ) -> None:
+        """Join, Leave or Start clicked on an open table."""
+        async with self._locks[lobby_id]:
+            lobby = await self._pending(lobby_id)
+            user = interaction.user
+            host = lobby.challenger_id
+            game = GAMES[lobby.game]
+            if action == "join":
+                if user.id == host:
+                    raise Refusal("You host this table: click Start once enough players "
+                                  "have joined.")
+                if user.id in lobby.opponent_ids:
+                    raise Refusal("You are already at this table.")
+                if len(lobby.player_ids) >= game.max_players:
+                    raise Refusal(f"This table is full ({game.max_players} players).")
+                lobby.opponent_ids.append(user.id)
+                lobby.player_names[user.id] = user.display_name
+            elif action == "leave":
+                if user.id == host:
+                    await self._decline(interaction, lobby, user.id)
+                    return
+                if user.id not in lobby.opponent_ids:
+                    raise Refusal("You are not at this table.")
+                lobby.opponent_ids.remove(user.id)
+            else:
+                if user.id != host:
+                    raise Refusal(f"Only {lobby.name_of(host)}, who opened this table, can "
+                                  "start it.")
+                if len(lobby.player_ids) < game.min_players:
+                    raise Refusal(f"Waiting for players: {CATALOGUE[lobby.game].name} needs at "
+                                  f"least {game.min_players}; {len(lobby.player_ids)} seated.")
+                await self._accept(interaction, lobby)
+                return
+            await self.bot.db.update_challenge_players(
+                lobby.id, opponent_ids=lobby.opponent_ids, player_names=lobby.player_names,
+                accepted_ids=lobby.accepted_ids)
+            await interaction.response.edit_message(embed=self._embed(lobby),
+                                                    view=self._buttons(lobby))
 
     async def _decline(
-        self, interaction: discord.Interaction, challenge: ChallengeRecord, *, withdrawn: bool
+        self, interaction: discord.Interaction, challenge: ChallengeRecord, user: int
     ) -> None:
+        withdrawn = user == challenge.challenger_id
         status = ChallengeStatus.CANCELLED if withdrawn else ChallengeStatus.DECLINED
         await self.bot.db.close_challenge(challenge.id, status)
         self._cancel_timer(challenge.id)
         name = CATALOGUE[challenge.game].name
-        text = (f"{challenge.name_of(challenge.challenger_id)} withdrew the {name} challenge."
-                if withdrawn else
-                f"{challenge.name_of(challenge.opponent_ids[0])} declined the {name} challenge.")
+        if challenge.is_lobby:
+            text = f"{challenge.name_of(user)} closed the {name} table."
+        elif withdrawn:
+            text = f"{challenge.name_of(user)} withdrew the {name} challenge."
+        else:
+            text = f"{challenge.name_of(user)} declined the {name} challenge."
         await interaction.response.edit_message(
             content=None, embed=discord.Embed(description=text, colour=discord.Colour.dark_grey()),
             view=None)
 
     async def _accept(self, interaction: discord.Interaction, challenge: ChallengeRecord) -> None:
+        """Everyone is in: draw the seats, open the game's thread and start it."""
         channel = interaction.channel
         await self.check_can_host(channel)  # permissions may have changed in ten minutes
         await interaction.response.defer()
-        user_ids = [challenge.challenger_id, *challenge.opponent_ids]
+        user_ids = challenge.player_ids
         random.SystemRandom().shuffle(user_ids)  # seats are drawn at random
         names = [challenge.name_of(uid) for uid in user_ids]
         title = game_title(challenge.game, names)
@@ -228,12 +373,16 @@ class ChallengeService:
         await self.bot.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
         where = home.mention if home.id != channel.id else "this channel"
+        if challenge.is_lobby:
+            who = f"{challenge.name_of(challenge.challenger_id)} started the table!"
+        elif len(challenge.opponent_ids) == 1:
+            who = f"{challenge.name_of(challenge.opponent_ids[0])} accepted!"
+        else:
+            who = "Everyone accepted!"
         await interaction.edit_original_response(
             content=None, view=None,
-            embed=discord.Embed(
-                description=f"✅ {challenge.name_of(challenge.opponent_ids[0])} accepted! "
-                            f"**{title}** is on in {where}.",
-                colour=discord.Colour.green()))
+            embed=discord.Embed(description=f"✅ {who} **{title}** is on in {where}.",
+                                colour=discord.Colour.green()))
         await self.bot.sessions.start(record)
 
     async def _home(self, channel: discord.abc.Messageable, title: str) -> discord.abc.Messageable:
@@ -289,12 +438,16 @@ class ChallengeService:
         challenge = await self.bot.db.get_challenge(challenge_id)
         if challenge is None or challenge.message_id is None:
             return
-        name = challenge.name_of(challenge.opponent_ids[0])
-        embed = discord.Embed(
-            description=f"⌛ This {CATALOGUE[challenge.game].name} challenge expired: {name} "
-                        f"did not answer within {int(CHALLENGE_TIMEOUT.total_seconds() // 60)} "
-                        "minutes.",
-            colour=discord.Colour.dark_grey())
+        minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
+        game = CATALOGUE[challenge.game].name
+        if challenge.is_lobby:
+            text = f"⌛ This {game} table expired: it was not started within {minutes} minutes."
+        else:
+            silent = [challenge.name_of(uid) for uid in challenge.opponent_ids
+                      if uid not in challenge.accepted_ids]
+            text = (f"⌛ This {game} challenge expired: {' and '.join(silent)} did not "
+                    f"answer within {minutes} minutes.")
+        embed = discord.Embed(description=text, colour=discord.Colour.dark_grey())
         try:
             channel = self.bot.get_channel(challenge.channel_id) or await self.bot.fetch_channel(
                 challenge.channel_id)
@@ -303,3 +456,23 @@ class ChallengeService:
         except discord.HTTPException:
             log.info("could not mark challenge %s as expired on Discord", challenge_id)
 
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"ll:(?P<lobby>\d+):(?P<action>join|leave|start)"):
+    """Join, Leave or Start on an open table (restart-proof, like the challenge buttons)."""
+
+    def __init__(self, lobby_id: int, action: str, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"ll:{lobby_id}:{action}", **button))
+        self.lobby_id, self.action = lobby_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["lobby"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: Ludotheque = interaction.client  # type: ignore[assignment]
+        await run_guarded(interaction, bot.challenges.answer_lobby(interaction, self.lobby_id,
+                                                                   self.action))

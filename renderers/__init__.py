@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from renderers.grabuge import render_grabuge
+from renderers.granat import render_granat
+from renderers.graps import render_graps
+from renderers.kraut_ruben import render_kraut_ruben
 from renderers.qawale import render_qawale
 
 Renderer = Callable[..., bytes]
 """`(view, highlight=None, *, preview=False, names=None) -> PNG bytes` for one game."""
 
 RENDERERS: dict[str, Renderer] = {
+    "graps": render_graps,
     "qawale": render_qawale,
+    "kraut_ruben": render_kraut_ruben,
+    "grabuge": render_grabuge,
+    "granat": render_granat,
 }
 """Each game id with a renderer, and its render function."""
 

@@ -282,15 +282,17 @@ class Database:
         options: dict[str, Any],
         now: datetime,
         expires_at: datetime,
+        kind: str = "challenge",
     ) -> ChallengeRecord:
-        """Insert a pending challenge."""
+        """Insert a pending challenge (or, with kind `lobby`, an open table)."""
         cursor = await self._write(
             """INSERT INTO challenges (game, guild_id, channel_id, challenger_id, opponent_ids,
-                                       player_names, options, status, created_at, expires_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                                       player_names, options, status, created_at, expires_at,
+                                       kind)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (game, guild_id, channel_id, challenger_id, _dumps(opponent_ids),
              _dumps({str(k): v for k, v in player_names.items()}), _dumps(options),
-             ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat()),
+             ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind),
         )
         await self._db.commit()
         record = await self.get_challenge(cursor.lastrowid)
@@ -320,6 +322,24 @@ class Database:
             "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
         await self._db.commit()
+
+    async def update_challenge_players(
+        self,
+        challenge_id: int,
+        *,
+        opponent_ids: list[int],
+        player_names: dict[int, str],
+        accepted_ids: list[int],
+    ) -> bool:
+        """Record who is invited or joined, and who accepted; False if no longer pending."""
+        cursor = await self._write(
+            """UPDATE challenges SET opponent_ids = ?, player_names = ?, accepted_ids = ?
+               WHERE id = ? AND status = ?""",
+            (_dumps(opponent_ids), _dumps({str(k): v for k, v in player_names.items()}),
+             _dumps(accepted_ids), challenge_id, ChallengeStatus.PENDING.value),
+        )
+        await self._db.commit()
+        return cursor.rowcount == 1
 
     async def close_challenge(
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
@@ -352,4 +372,6 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         game_id=row["game_id"],
         created_at=datetime.fromisoformat(row["created_at"]),
         expires_at=datetime.fromisoformat(row["expires_at"]),
+        accepted_ids=json.loads(row["accepted_ids"]),
+        kind=row["kind"],
     )

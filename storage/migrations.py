@@ -82,5 +82,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX challenges_by_status ON challenges (status)",
         ),
     ),
+    Migration(
+        2,
+        "challenges for several players, and open tables (lobbies)",
+        (
+            # Who among the invited has accepted so far (a game starts when all have).
+            "ALTER TABLE challenges ADD COLUMN accepted_ids TEXT NOT NULL DEFAULT '[]'",
+            # 'challenge' (named opponents) or 'lobby' (anyone joins, the host starts).
+            "ALTER TABLE challenges ADD COLUMN kind TEXT NOT NULL DEFAULT 'challenge'",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -103,6 +103,20 @@ class ChallengeRecord:
     game_id: int | None
     created_at: datetime
     expires_at: datetime
+    accepted_ids: list[int] = field(default_factory=list)
+    """Invited players who have accepted so far."""
+    kind: str = "challenge"
+    """`challenge` (named opponents accept) or `lobby` (members join, the host starts)."""
+
+    @property
+    def is_lobby(self) -> bool:
+        """True for an open table that anyone may join."""
+        return self.kind == "lobby"
+
+    @property
+    def player_ids(self) -> list[int]:
+        """Everyone who would play: the challenger (or host) first, then the others."""
+        return [self.challenger_id, *self.opponent_ids]
 
     def name_of(self, user_id: int) -> str:
         """A player's display name as it was when the challenge was made."""

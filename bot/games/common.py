@@ -19,7 +19,8 @@ def resign_prompt(session: GameSession) -> tuple[str, discord.ui.View]:
                              style=discord.ButtonStyle.danger, emoji="🏳️"))
     view.add_item(GameButton(session.id, None, "resign_cancel", label="Keep playing",
                              style=discord.ButtonStyle.secondary))
-    return f"Resign {session.title}? Your opponent wins at once.", view
+    others = "Your opponent wins" if len(session.names) == 2 else "The other players share the win"
+    return f"Resign {session.title}? {others} at once.", view
 
 
 async def handle_common(

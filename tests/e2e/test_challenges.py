@@ -5,17 +5,28 @@ from __future__ import annotations
 import discord
 
 from bot.challenges import CHALLENGE_TIMEOUT
+from bot.games import PLAYABLE
 from storage import ChallengeStatus
 from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
 
 
-async def test_games_lists_all_five_and_marks_those_coming_soon(env, world) -> None:
+async def test_games_lists_all_five_with_players_and_a_pitch(env, world) -> None:
     result = await world.alice.slash(world.channel, "games")
     fields = {f.name: f.value for f in result.response.embeds[0].fields}
     assert len(fields) == 5
     assert "Qawale (2 players)" in fields
-    assert "Kraut & Rüben (2–5 players) · *coming soon*" in fields
+    assert "Kraut & Rüben (2–5 players)" in fields
     assert all(value for value in fields.values())
+
+
+async def test_games_marks_a_game_without_discord_controls_as_coming_soon(
+    env, world, monkeypatch
+) -> None:
+    monkeypatch.delitem(PLAYABLE, "granat")
+    result = await world.alice.slash(world.channel, "games")
+    names = [f.name for f in result.response.embeds[0].fields]
+    assert "Granat (2 players) · *coming soon*" in names
+    assert "Qawale (2 players)" in names
 
 
 async def test_rules_shows_a_readable_summary(env, world) -> None:
@@ -48,7 +59,8 @@ async def test_challenging_a_bot_is_refused_privately(env, world) -> None:
     assert result.ephemeral and "bot" in result.response.content
 
 
-async def test_a_game_not_playable_yet_is_refused_as_coming_soon(env, world) -> None:
+async def test_a_game_not_playable_yet_is_refused_as_coming_soon(env, world, monkeypatch) -> None:
+    monkeypatch.delitem(PLAYABLE, "granat")
     result = await world.alice.slash(world.channel, "challenge", game="granat", opponent=world.bob)
     assert result.ephemeral
     assert "Granat is coming soon" in result.response.content

@@ -25,7 +25,6 @@ from engines.granat import (
     parse_cell,
 )
 from engines.grid import Cell
-from tests.engines.conformance import playout
 
 
 def at(text: str) -> GranatState:
@@ -663,8 +662,3 @@ def test_perft_after_fixed_openings(name: str) -> None:
     assert [perft(state, depth) for depth in range(1, len(counts) + 1)] == counts
     if name == "yellow_capture":
         assert moves(state) == ["e5xa9"]  # the garnet pawn must take b8 along the yellow line
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_conformance_playout(seed: int) -> None:
-    playout(GRANAT, 2, seed)

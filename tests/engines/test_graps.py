@@ -19,7 +19,7 @@ from engines.graps import (
     Roll,
     parse_notation,
 )
-from tests.engines.conformance import check_state, pick, playout
+from tests.engines.conformance import check_state, pick
 
 EMPTY_ROW = "." * 15
 
@@ -590,11 +590,6 @@ def test_every_pawn_stays_linked_to_its_land_after_every_move(options: dict) -> 
 
 
 # -- the contract ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_conformance_playout(seed: int) -> None:
-    playout(GRAPS, 2, seed)
 
 
 @pytest.mark.parametrize(

@@ -155,3 +155,21 @@ async def test_a_challenge_is_answered_only_once(db: Database) -> None:
     stored = await db.get_challenge(challenge.id)
     assert stored.status is ChallengeStatus.DECLINED and stored.name_of(200) == "Bob"
     assert await db.pending_challenges() == []
+
+
+async def test_a_challenge_records_who_joined_and_who_accepted(db: Database) -> None:
+    lobby = await db.create_challenge(
+        game="kraut_ruben", guild_id=1, channel_id=10, challenger_id=100, opponent_ids=[],
+        player_names={100: "Alice"}, options={}, now=NOW,
+        expires_at=NOW + timedelta(minutes=10), kind="lobby",
+    )
+    assert lobby.is_lobby and lobby.accepted_ids == [] and lobby.player_ids == [100]
+    assert await db.update_challenge_players(
+        lobby.id, opponent_ids=[200, 300], player_names={100: "Alice", 200: "Bob", 300: "Carol"},
+        accepted_ids=[300])
+    stored = await db.get_challenge(lobby.id)
+    assert stored.player_ids == [100, 200, 300] and stored.accepted_ids == [300]
+    assert stored.name_of(300) == "Carol"
+    await db.close_challenge(lobby.id, ChallengeStatus.CANCELLED)
+    assert not await db.update_challenge_players(
+        lobby.id, opponent_ids=[], player_names={}, accepted_ids=[])

@@ -1,0 +1,391 @@
+"""Le Grabuge in Discord: the bot plays every forced card; buttons ask only the real choices.
+
+A real choice is where to keep a card that cannot go on the tableau (`keep N`) or which
+reserve card to play when several can go (`reserve N`): one button per reserve column,
+labelled with its last card, right under the board. Everything else (cards turned, forced
+plays) is applied by the session and summed up here, turn by turn, from the engine's log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import GameButton
+from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from engines import IllegalMove, Result
+from engines.grabuge import (
+    RANK_OF,
+    RESERVE_COLUMNS,
+    GrabugeState,
+    card_label,
+    parse_notation,
+    rank_word,
+)
+from storage import MoveKind, NewMove
+
+if TYPE_CHECKING:
+    from bot.sessions import GameSession
+
+SUMMARY_LIMIT = 3300
+"""Characters of turn summary per board: the embed description holds 4096, and the options,
+the prompt, the scores and the 'to play' line need the rest."""
+
+LINE_LIMIT = 900
+"""Characters of one turn's line before it is cut (a long 8-deck cascade)."""
+
+ACTIONS = {"keep": "keep", "reserve": "reserve"}
+"""Component actions, each the engine move it plays with the column as argument."""
+
+
+@dataclass
+class _Segment:
+    """The events of one turn that belong to the action being summed up."""
+
+    turn: int
+    seat: int | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    partial: bool = False
+    """True when the turn began before this action (the line then continues it)."""
+
+
+class GrabugeUI(GameUI):
+    """Board: one button per reserve column when there is a choice; everything else is forced."""
+
+    game_id = "grabuge"
+    seat_badges = ("🔵", "🟠")  # the renderer draws seat 0 navy, seat 1 orange
+    seat_colours = (discord.Colour.from_rgb(31, 59, 122), discord.Colour.from_rgb(240, 138, 0))
+
+    # -- texts -----------------------------------------------------------------------------
+
+    def _who(self, session: GameSession, seat: int) -> str:
+        return f"{self.seat_badge(seat)} **{session.names[seat]}**"
+
+    def status(self, session: GameSession) -> str:
+        state: GrabugeState = session.state  # type: ignore[assignment]
+        parts = []
+        for seat in (0, 1):
+            grabuge = "→ talon" if state.grabuge_became_talon[seat] else \
+                str(state.grabuge_count(seat))
+            parts.append(f"{self.seat_badges[seat]} talon {state.talon[seat]}, grabuge "
+                         f"{grabuge}, {state.paquets(seat)} paquets")
+        return " · ".join(parts) + f" · {len(state.piles)} piles"
+
+    def result_text(self, session: GameSession, result: Result) -> str:
+        if result.reason == "paquets" and result.scores:
+            winner = result.winners[0]
+            won, lost = int(result.scores[winner]), int(result.scores[1 - winner])
+            return f"{self.seat_badge(winner)} {session.names[winner]} wins, {won} paquets " \
+                f"to {lost}!"
+        if result.reason == "draw" and result.scores:
+            return f"Draw: {int(result.scores[0])} paquets each."
+        return super().result_text(session, result)
+
+    def describe(self, session: GameSession, move: NewMove) -> str:
+        if move.seat is None or move.kind is MoveKind.RESIGN:
+            return super().describe(session, move)
+        try:
+            parsed = parse_notation(move.move)
+        except IllegalMove:
+            return super().describe(session, move)
+        column = getattr(parsed, "column", None)
+        text = {"keep": f"kept the card just turned on reserve column {column}",
+                "reserve": f"played the last card of reserve column {column}",
+                "grabuge": "played the grabuge's top card",
+                "drawn": "played the card just turned"}.get(move.move.split()[0], move.move)
+        return f"{self._who(session, move.seat)} {text}."
+
+    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
+        """The action's turns, one line each, from the engine log; then scores or the prompt."""
+        state: GrabugeState = session.state  # type: ignore[assignment]
+        played = [m for m in moves if m.kind is not MoveKind.RESIGN]
+        lines = [self.describe(session, m) for m in moves if m.kind is MoveKind.RESIGN]
+        if played:
+            lines = self._turn_lines(session, state, played) + lines
+        lines = _fit(lines, SUMMARY_LIMIT)
+        if session.result() is None and not state.is_over():
+            lines.append(self._prompt(session, state))
+        elif state.is_over():
+            lines += self._score_lines(session, state)
+        return lines
+
+    def _turn_lines(
+        self, session: GameSession, state: GrabugeState, moves: Sequence[NewMove]
+    ) -> list[str]:
+        segments, missing = _segments(state, moves)
+        lines = []
+        if missing:
+            lines.append(self._head_line(session, missing))
+        for segment in segments:
+            line = self._segment_line(session, segment)
+            if line:
+                lines.append(_cut(line, LINE_LIMIT))
+        return lines
+
+    def _head_line(self, session: GameSession, moves: Sequence[NewMove]) -> str:
+        """Moves whose log has rolled away (an action over three turns): told from notation."""
+        seat = next((m.seat for m in moves if m.seat is not None), None)
+        items, card = [], None
+        for move in moves:
+            if move.kind is MoveKind.CHANCE:
+                card = move.move[5:] if move.move.startswith("card:") else None
+                continue
+            kind, _, column = move.move.partition(" ")
+            label = card_label(card) if card and kind in ("drawn", "keep") else "a card"
+            items.append({"drawn": f"{label} played", "keep": f"{label} → column {column}",
+                          "grabuge": "a card from the grabuge",
+                          "reserve": f"a card from column {column}"}.get(kind, move.move))
+            card = None
+        who = self._who(session, seat) if seat is not None else "🎲"
+        return _cut(f"{who}: " + ", ".join(items) + ".", LINE_LIMIT) if items else ""
+
+    def _segment_line(self, session: GameSession, segment: _Segment) -> str:
+        if segment.seat is None:
+            return self._setup_line(session, segment.events)
+        clauses: list[str] = []
+        items: list[tuple[str, str]] = []  # (group key, text) of the current clause
+        crowns: list[str] = []
+        extra: list[str] = []
+        draw_prefix = ""
+
+        def flush() -> None:
+            nonlocal items, draw_prefix
+            if items:
+                compact = bool(draw_prefix) or (segment.partial and not clauses)
+                clauses.append(draw_prefix + _join_items(items, compact))
+            elif draw_prefix:
+                clauses.append(draw_prefix.rstrip(": "))
+            items, draw_prefix = [], ""
+
+        for event in segment.events:
+            kind = event["event"]
+            if kind == "played":
+                label = card_label(event["card"]) + ("👑" if event.get("crowned") else "")
+                if event.get("crowned"):
+                    crowns.append(card_label(event["card"]))
+                source = event["from"]
+                key = f"reserve {event.get('column')}" if source == "reserve" else source
+                items.append((key, label))
+            elif kind == "kept":
+                items.append((f"kept {event['column']}", card_label(event["card"])))
+            elif kind == "drew":
+                flush()
+                draw_prefix = f"drew {event['count']}: "
+            elif kind == "grabuge_to_talon":
+                flush()
+                clauses.append(f"the grabuge became the talon ({event['cards']} cards)")
+            elif kind == "grabuge_emptied":
+                extra.append("emptied the grabuge first: **+2 paquets**" if event["bonus"]
+                             else "the grabuge is empty")
+            elif kind == "skipped":
+                extra.append(f"({self._who(session, event['seat'])} had nothing to do: "
+                             "turn skipped)")
+        flush()
+        if crowns:
+            count = len(crowns)
+            clauses.append(f"crowned {'a pile' if count == 1 else f'{count} piles'} with "
+                           f"{', '.join(crowns)} (**+{count} paquet{'s' * (count > 1)}**)")
+        clauses += extra
+        if not clauses:
+            return ""
+        seat = segment.seat
+        head = self._who(session, seat) + (" (continued): " if segment.partial else "'s turn: ")
+        return head + "; ".join(clauses) + "."
+
+    def _setup_line(self, session: GameSession, events: Sequence[Mapping[str, Any]]) -> str:
+        shown: dict[int, list[str]] = {0: [], 1: []}
+        aces: dict[int, list[str]] = {0: [], 1: []}
+        first = ""
+        for event in events:
+            if event["event"] == "turned":
+                shown[event["seat"]].append(event["card"])
+            elif event["event"] == "played":
+                aces[event["seat"]].append(card_label(event["card"]))
+            elif event["event"] == "first":
+                how = "higher card" if event["by"] == "cards" else "equal cards: the coin said so"
+                first = f"{self._who(session, event['seat'])} starts ({how})."
+        parts = []
+        for seat in (0, 1):
+            tops = [c for c in shown[seat] if RANK_OF[c] != 1]
+            top = card_label(tops[-1]) if tops else "no card"
+            moved = f" ({', '.join(aces[seat])} to the tableau)" if aces[seat] else ""
+            parts.append(f"{self._who(session, seat)}'s grabuge shows **{top}**{moved}")
+        return "Set-up: " + ", ".join(parts) + ". " + first
+
+    def _prompt(self, session: GameSession, state: GrabugeState) -> str:
+        """What the player to move must choose now."""
+        seat = state.current_player
+        if seat is None or seat < 0:
+            return ""
+        who = self._who(session, seat)
+        if state.decision() == "keep" and state.drawn:
+            card = state.drawn
+            below = rank_word(RANK_OF[card] - 1)
+            more = f" ({state.hand} more to turn)" if state.hand else " (last of the four)"
+            return (f"{who} turned **{card_label(card)}**: it cannot go on the tableau (no pile "
+                    f"shows {'an' if below[0] in 'A8' else 'a'} {below}). Choose a reserve "
+                    f"column for it{more}.")
+        columns = state.playable_columns(seat)
+        cards = ", ".join(f"**{card_label(state.reserves[seat][n - 1][-1])}** (column {n})"
+                          for n in columns)
+        return f"{who}: several reserve cards can go: {cards}. Choose which to play."
+
+    def _score_lines(self, session: GameSession, state: GrabugeState) -> list[str]:
+        lines = ["**Paquets:**"]
+        for seat in (0, 1):
+            crowned = state.crowned[seat]
+            bonus = state.paquets(seat) - crowned - state.leftover_paquets[seat]
+            left = state.unplayed_cards(seat)
+            lines.append(
+                f"{self._who(session, seat)}: **{state.paquets(seat)}** = {crowned} "
+                f"pile{'s' * (crowned != 1)} won + {bonus} grabuge bonus + "
+                f"{state.leftover_paquets[seat]} for leftover cards ({left} cards left)")
+        return lines
+
+    # -- the board ---------------------------------------------------------------------------
+
+    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
+        state: GrabugeState = session.state  # type: ignore[assignment]
+        seat = state.current_player
+        decision = state.decision()
+        if seat is None or seat < 0 or decision not in ACTIONS:
+            return []
+        playable = set(state.playable_columns(seat)) if decision == "reserve" else None
+        items: list[discord.ui.Item] = []
+        for number, column in enumerate(state.reserves[seat], start=1):
+            last = card_label(column[-1]) if column else "empty"
+            enabled = playable is None or number in playable
+            items.append(GameButton(
+                session.id, session.ply, decision, str(number), label=f"Column {number} ({last})",
+                style=discord.ButtonStyle.success if playable is not None
+                else discord.ButtonStyle.primary,
+                disabled=not enabled, row=0))
+        return items
+
+    async def handle(
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        values: list[str],
+    ) -> None:
+        if action not in ACTIONS or not arg.isdigit() or not 1 <= int(arg) <= RESERVE_COLUMNS:
+            raise IllegalMove(f"unknown Grabuge action {action!r}")
+        ply = session.ply
+        session.seat_to_act(interaction.user.id, expected_ply=ply)  # refuse before deferring
+        await interaction.response.defer()
+        # The session posts the new board (and retires this one): nothing else to say.
+        await session.play(interaction.user.id, f"{ACTIONS[action]} {arg}", expected_ply=ply)
+
+    # -- typing ------------------------------------------------------------------------------
+
+    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
+        state = session.state
+        if state.current_player is None or state.current_player < 0:
+            return []
+        wanted = " ".join(typed.lower().split())
+        texts = [str(move) for move in state.legal_moves()]
+        return [t for t in texts if t.startswith(wanted)
+                or t.replace(" ", "").startswith(wanted.replace(" ", ""))][:AUTOCOMPLETE_LIMIT]
+
+
+# -- reading the engine's log --------------------------------------------------------------------
+
+
+def _tied(event: Mapping[str, Any], previous: Sequence[Mapping[str, Any]]) -> bool:
+    """True when `event` is the trace of one logged move (a player, forced or chance move)."""
+    kind = event["event"]
+    if kind == "turned":
+        # The grabuge-turned-talon's face-up card is turned without a move.
+        return not (len(previous) >= 2 and previous[-1]["event"] == "drew"
+                    and previous[-2]["event"] == "grabuge_to_talon")
+    if kind == "played":
+        return event["from"] != "setup"
+    if kind == "first":
+        return event["by"] == "coin"
+    return kind == "kept"
+
+
+def _segments(
+    state: GrabugeState, moves: Sequence[NewMove]
+) -> tuple[list[_Segment], list[NewMove]]:
+    """The turns of the action made of `moves`, and its first moves whose log rolled away.
+
+    The engine keeps the current and the previous turn's log. Each move leaves exactly one
+    "tied" event, so counting them back from the end finds where the action began.
+    """
+    logs = [log for log in (state.previous_log, state.log) if log]
+    flat: list[tuple[int, dict[str, Any]]] = []  # (log index, event)
+    tied_at: list[int] = []
+    events_so_far: list[dict[str, Any]] = []
+    for index, log in enumerate(logs):
+        for event in log["events"]:
+            if _tied(event, events_so_far):
+                tied_at.append(len(flat))
+            events_so_far.append(event)
+            flat.append((index, event))
+    if len(tied_at) >= len(moves):
+        start, missing = (tied_at[-len(moves)] if moves else len(flat)), []
+    else:
+        start, missing = 0, list(moves[: len(moves) - len(tied_at)])
+    segments: list[_Segment] = []
+    for position in range(start, len(flat)):
+        index, event = flat[position]
+        log = logs[index]
+        if not segments or segments[-1].turn != log["turn"]:
+            # The action began inside this turn when the turn has earlier events.
+            partial = position == start > 0 and flat[position - 1][0] == index
+            segments.append(_Segment(log["turn"], log["seat"], partial=partial))
+        segments[-1].events.append(event)
+    return segments, missing
+
+
+def _join_items(items: Sequence[tuple[str, str]], compact: bool) -> str:
+    """`A♥, 2♣ from the grabuge, 7♠ → column 2`: consecutive cards of one source merged.
+
+    Outside a draw of four, a cascade starts with its verb: `played 5♠ from column 3`.
+    """
+    groups: list[tuple[str, list[str]]] = []
+    for key, text in items:
+        if groups and groups[-1][0] == key:
+            groups[-1][1].append(text)
+        else:
+            groups.append((key, [text]))
+    words = []
+    for key, cards in groups:
+        joined = ", ".join(cards)
+        column = key.split()[-1]
+        if key == "drawn":
+            words.append(f"{joined} played")
+        elif key.startswith("kept"):
+            words.append(f"{joined} → column {column}")
+        else:
+            where = "the grabuge" if key == "grabuge" else f"column {column}"
+            words.append(f"{joined} from {where}")
+    text = ", ".join(words)
+    # A cascade reads "played A♥, 2♣ from the grabuge, 5♠ from column 3".
+    return text if compact or groups[0][0] in ("drawn", "kept") else f"played {text}"
+
+
+def _cut(line: str, limit: int) -> str:
+    """`line` cut at a comma before `limit` characters, with an ellipsis."""
+    if len(line) <= limit:
+        return line
+    cut = line.rfind(", ", 0, limit - 2)
+    return line[: cut if cut > 0 else limit - 2] + ", …"
+
+
+def _fit(lines: list[str], limit: int) -> list[str]:
+    """Keep the first line and as many of the last as fit; say how many turns were left out."""
+    if sum(len(line) + 1 for line in lines) <= limit:
+        return lines
+    kept_tail: list[str] = []
+    room = limit - len(lines[0]) - 60
+    for line in reversed(lines[1:]):
+        if len(line) + 1 > room:
+            break
+        kept_tail.insert(0, line)
+        room -= len(line) + 1
+    left_out = len(lines) - 1 - len(kept_tail)
+    return [lines[0], f"*… {left_out} more turn{'s' * (left_out != 1)} of automatic play …*",
+            *kept_tail]

@@ -1,0 +1,223 @@
+"""Graps in Discord: the bot rolls the die; the player picks a row, then a cell of that row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.components import GameButton, GameSelect
+from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from engines import IllegalMove, Result
+from engines.graps import SEAT_NAMES, GrapsState
+from storage import MoveKind, NewMove
+
+if TYPE_CHECKING:
+    from bot.sessions import GameSession
+
+FACE_EMOJI = {"grape": "🍇", "blank": "⚪"}
+SELECT_LIMIT = 25
+"""Discord's most options in one select: up to this many legal cells go straight in one."""
+BUTTONS_PER_ROW = 5
+
+
+class GrapsUI(GameUI):
+    """Board: a select of the cells (≤ 25 legal) or of the rows; composer: one button a cell."""
+
+    game_id = "graps"
+    seat_badges = ("🔵", "🟠")  # the renderer draws seat 0 navy, seat 1 orange
+    seat_colours = (discord.Colour.from_rgb(31, 58, 120), discord.Colour.from_rgb(240, 138, 0))
+
+    def status(self, session: GameSession) -> str:
+        stocks = session.state.stocks  # type: ignore[attr-defined]
+        return " · ".join(f"{self.seat_badges[s]} {SEAT_NAMES[s]}: {n} in stock"
+                          for s, n in enumerate(stocks))
+
+    def result_text(self, session: GameSession, result: Result) -> str:
+        names = session.names
+        if result.reason == "land_reached":
+            winner = result.winners[0]
+            return (f"{self.seat_badges[winner]} {names[winner]} wins: their vine reached "
+                    f"{names[1 - winner]}'s land!")
+        if result.reason == "closest":
+            winner = result.winners[0]
+            distances = [session.state.distance(s) for s in (0, 1)]  # type: ignore[attr-defined]
+            return (f"Both stocks are empty: {self.seat_badges[winner]} {names[winner]} wins, "
+                    f"{distances[winner]} rows from the goal against "
+                    f"{distances[1 - winner]}.")
+        if result.reason == "draw":
+            return "Both stocks are empty and both vines are as close to the goal: draw."
+        if result.reason == "blockade":
+            winner = result.winners[0]
+            return (f"{names[1 - winner]} left {names[winner]} no cell at all: "
+                    f"{self.seat_badges[winner]} {names[winner]} wins by blockade.")
+        return super().result_text(session, result)
+
+    # -- the game log ---------------------------------------------------------------------
+
+    def describe(self, session: GameSession, move: NewMove) -> str:
+        return self._line(session, move, roller=None, rolled=None, opening=False)
+
+    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
+        """One line per placement or pass; a roll joins the move it led to."""
+        lines: list[str] = []
+        first_ply = session.ply - len(moves)  # the moves are the last ones of the log
+        for index, move in enumerate(moves):
+            if move.kind is MoveKind.CHANCE:
+                # The roller is the seat of the next move, or the player to move now.
+                after = next((m for m in moves[index + 1:] if m.seat is not None), None)
+                roller = after.seat if after else session.state.current_player
+                if after is None:
+                    lines.append(self._roll_line(session, roller, move.move))
+                continue
+            before = moves[index - 1] if index else None
+            rolled = (before.move.split(":", 1)[1]
+                      if before is not None and before.kind is MoveKind.CHANCE else None)
+            opening = first_ply + index < 2  # plies 0 and 1 are the opening grapes
+            lines.append(self._line(session, move, roller=move.seat, rolled=rolled,
+                                    opening=opening))
+        return lines
+
+    def _who(self, session: GameSession, seat: int | None) -> str:
+        if seat is None or seat < 0:
+            return "🎲"
+        return f"{self.seat_badges[seat]} **{session.names[seat]}**"
+
+    def _roll_line(self, session: GameSession, seat: int | None, text: str) -> str:
+        face = text.split(":", 1)[-1]
+        return f"🎲 {self._who(session, seat)} rolled {FACE_EMOJI.get(face, '')} **a {face}**."
+
+    def _line(
+        self, session: GameSession, move: NewMove, *, roller: int | None, rolled: str | None,
+        opening: bool,
+    ) -> str:
+        """The log line of one move; `rolled` is the face rolled just before it, if known."""
+        if move.kind is MoveKind.CHANCE:
+            return self._roll_line(session, roller, move.move)
+        who = self._who(session, move.seat)
+        if move.kind is MoveKind.RESIGN:
+            return f"{who} resigned."
+        if move.move == "pass":
+            if rolled:
+                return f"{who} rolled {FACE_EMOJI.get(rolled, '')} a {rolled} but has no cell " \
+                       "for it: pass."
+            return f"{who} has no pawn left in stock: pass."
+        state: GrapsState = session.state  # type: ignore[assignment]
+        face = self._face_on(state, move)
+        emoji = FACE_EMOJI.get(face or "", "")
+        what = f"{emoji} a {face}" if face else "a pawn"
+        if opening:
+            text = f"{who} planted the opening grape on **{move.move}**"
+        elif move.kind is MoveKind.FORCED:
+            text = f"{who} rolled {what}: **{move.move}** was its only cell, placed there"
+        else:
+            text = f"{who} placed {what} on **{move.move}**"
+        return text + self._removal(session, state, move) + "."
+
+    @staticmethod
+    def _face_on(state: GrapsState, move: NewMove) -> str | None:
+        """The face of the pawn `move` placed, read from the board (None if since removed)."""
+        pawn = state.view(None)["pawns"].get(move.move)
+        if pawn is None or pawn["seat"] != move.seat:
+            return None
+        return str(pawn["face"])
+
+    def _removal(self, session: GameSession, state: GrapsState, move: NewMove) -> str:
+        """`, pruning 🟠 g8, h8 and cutting off 2 more` when this was the last placement."""
+        last = state.last_placement
+        if not last or last["cell"] != move.move or last["seat"] != move.seat:
+            return ""
+        if not state.pruned and not state.cut:
+            return ""
+        badge = self.seat_badges[1 - last["seat"]]
+        parts = []
+        if state.pruned:
+            parts.append(f"pruning {badge} {', '.join(state.pruned)}")
+        if state.cut:
+            count = len(state.cut)
+            parts.append(f"cutting off {count} {badge} pawn{'s' * (count > 1)} "
+                         f"({', '.join(state.cut)})")
+        back = " (back to the stock)" if state.options["return_pruned"] else ""
+        return " ✂️ " + " and ".join(parts) + back
+
+    # -- the board ------------------------------------------------------------------------
+
+    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
+        state: GrapsState = session.state  # type: ignore[assignment]
+        face = state.face_to_place
+        cells = state.legal_cells()
+        if face is None or not cells:
+            return []
+        emoji = FACE_EMOJI[face.value]
+        if len(cells) <= SELECT_LIMIT:
+            options = [discord.SelectOption(label=str(cell), value=str(cell), emoji=emoji)
+                       for cell in cells]
+            return [GameSelect(session.id, session.ply, "cell", options=options, row=0,
+                               placeholder=f"Place your {face.value} on…")]
+        rows = state.legal_cells_by_row()
+        options = []
+        for row in sorted(rows, reverse=True):  # row 15 on top, as on the picture
+            names = ", ".join(str(c) for c in rows[row])
+            count = len(rows[row])
+            options.append(discord.SelectOption(
+                label=f"Row {row}: {count} cell{'s' * (count > 1)}", value=str(row),
+                description=names[:100], emoji=emoji))
+        return [GameSelect(session.id, session.ply, "row", options=options, row=0,
+                           placeholder=f"Place your {face.value}: choose a row…")]
+
+    # -- the composer ---------------------------------------------------------------------
+
+    async def handle(
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        values: list[str],
+    ) -> None:
+        if action == "row":
+            session.seat_to_act(interaction.user.id)
+            content, view = self._row_picker(session, values[0])
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+        elif action == "cell":
+            session.seat_to_act(interaction.user.id)
+            await interaction.response.defer()
+            await session.play(interaction.user.id, values[0], expected_ply=session.ply)
+        elif action == "place":
+            session.seat_to_act(interaction.user.id)
+            await interaction.response.defer()
+            turn = await session.play(interaction.user.id, arg, expected_ply=session.ply)
+            await interaction.edit_original_response(
+                content=f"Played `{turn.moves[0].move}`.", view=None)
+        elif action == "cancel":
+            await interaction.response.edit_message(
+                content="Cancelled: choose a row on the board to start again.", view=None)
+        else:
+            raise IllegalMove(f"unknown Graps action {action!r}")
+
+    def _row_picker(self, session: GameSession, row_text: str) -> tuple[str, discord.ui.View]:
+        """The private message with one button per legal cell of the row chosen."""
+        state: GrapsState = session.state  # type: ignore[assignment]
+        face = state.face_to_place
+        row = int(row_text) if row_text.isdigit() else 0
+        cells = state.legal_cells_by_row().get(row, [])
+        if face is None or not cells:
+            raise IllegalMove(f"no legal cell on row {row_text} now")
+        view = discord.ui.View(timeout=None)
+        for index, cell in enumerate(cells):
+            view.add_item(GameButton(session.id, session.ply, "place", str(cell),
+                                     label=str(cell), emoji=FACE_EMOJI[face.value],
+                                     style=discord.ButtonStyle.primary,
+                                     row=index // BUTTONS_PER_ROW))
+        view.add_item(GameButton(session.id, session.ply, "cancel", "", label="Cancel",
+                                 emoji="✖️", style=discord.ButtonStyle.secondary,
+                                 row=(len(cells) - 1) // BUTTONS_PER_ROW + 1))
+        content = (f"**Row {row}**: place your {FACE_EMOJI[face.value]} {face.value} on which "
+                   "cell? (The green diamonds on the board are the legal cells.)")
+        return content, view
+
+    # -- typing ---------------------------------------------------------------------------
+
+    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
+        state: GrapsState = session.state  # type: ignore[assignment]
+        wanted = "".join(typed.split()).lower()
+        texts = [str(move) for move in state.legal_moves()]
+        # Cells are listed row by row from a1: a player typing "h" wants column h.
+        return [t for t in texts if t.startswith(wanted)][:AUTOCOMPLETE_LIMIT]

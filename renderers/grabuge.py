@@ -1,0 +1,367 @@
+"""Le Grabuge picture: the shared piles, then each player's grabuge, talon, reserve and paquets.
+
+Every card is drawn as a card (rank and suit in the corner, a big suit in the middle, red or
+black), once per kind and size, then pasted: a long 8-deck game still renders quickly.
+Reserve columns are fanned so every card's corner shows; very long columns and very many
+piles are capped with a "+N" marker so the picture never overflows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.grabuge import SUIT_SYMBOLS, card_label
+from renderers.common import (
+    HIGHLIGHT,
+    MUTED,
+    PANEL,
+    PANEL_RAISED,
+    SUPERSAMPLE,
+    TEXT,
+    WHITE,
+    WIN,
+    Box,
+    Canvas,
+    StatusChip,
+    draw_footer,
+    draw_piece,
+    draw_status_bar,
+    font,
+    player_name,
+    result_headline,
+    seat_colour,
+)
+
+WIDTH, HEIGHT = 800, 1060
+HEADER: Box = (0.0, 0.0, float(WIDTH), 128.0)
+FOOTER: Box = (0.0, HEIGHT - 52.0, float(WIDTH), float(HEIGHT))
+
+CARD_W, CARD_H = 72, 100
+"""A card in logical pixels: about 32 × 45 on a phone, with a readable corner."""
+FAN_STEP = 32
+"""Vertical offset between fanned reserve cards: the corner's rank and suit stay visible."""
+MAX_FANNED = 7
+"""Cards shown per reserve column; above that, the oldest are folded into a "+N" tab."""
+
+TABLEAU_TOP = 140.0
+PILE_PITCH = 78.0
+PILES_PER_ROW = 10
+PILE_ROWS = 2
+PILE_ROW_HEIGHT = 128.0
+MAX_PILES_SHOWN = PILES_PER_ROW * PILE_ROWS
+
+PANELS_TOP = TABLEAU_TOP + 36 + PILE_ROWS * PILE_ROW_HEIGHT + 8
+PANEL_W = (WIDTH - 3 * 10) / 2
+SLOT_W = PANEL_W / 4
+
+SCALE = 1
+"""Canvas scale: the cards (most of the picture) are supersampled on their own and cached,
+so the big canvas need not be: a render then costs a quarter of the pixels."""
+
+RED, BLACK = "#c8102e", "#14171c"
+CARD_FACE, CARD_EDGE = "#fbf8f1", "#2b2f36"
+PLAYABLE = "#2e9e5b"
+"""Green ring: a reserve card its owner could play now."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """The card to highlight (the last move): where it is."""
+
+    kind: str
+    """`pile` (tableau pile id), `column` (seat's reserve column), `paquets` (a crowned pile)."""
+    seat: int
+    index: int
+
+
+def render_grabuge(
+    view: Mapping[str, Any],
+    highlight: str | None = None,
+    *,
+    preview: bool = False,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """PNG of a Grabuge view; with `highlight`, the last card played or kept is ringed."""
+    canvas = _background().copy()
+    _draw_header(canvas, view, names)
+    mark, note = _last_move(view, names) if highlight else (None, "")
+    _draw_tableau(canvas, view, mark)
+    for seat in (0, 1):
+        _draw_player(canvas, view, seat, names, mark)
+    decks = view.get("decks", 2)
+    turn = (view.get("turn") or {}).get("number", 0)
+    left = f"Le Grabuge · {decks} decks · turn {turn}"
+    draw_footer(canvas, FOOTER, left, note, right_colour=WHITE)
+    return canvas.to_png()
+
+
+# -- cards -----------------------------------------------------------------------------------
+
+
+def _is_red(card: str) -> bool:
+    return card[1] in "HD"
+
+
+@lru_cache(maxsize=256)
+def _card_image(card: str | None, width: int, height: int, back: str = "") -> Image.Image:
+    """An RGBA card at the canvas scale: a face (`card`), or a back in colour `back`.
+
+    Drawn supersampled then shrunk, so cards stay smooth on the unsupersampled canvas.
+    """
+    return _card_image_large(card, width, height, back).reduce(SUPERSAMPLE // SCALE)
+
+
+def _card_image_large(card: str | None, width: int, height: int, back: str) -> Image.Image:
+    s = SUPERSAMPLE
+    image = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    radius = 8 * s
+    box = (0, 0, width * s - 1, height * s - 1)
+    if card is None:
+        draw.rounded_rectangle(box, radius, back, "#0b0d10", 2 * s)
+        inner = (6 * s, 6 * s, width * s - 7 * s, height * s - 7 * s)
+        draw.rounded_rectangle(inner, 5 * s, None, "#ffffff", 2 * s)
+        return image
+    draw.rounded_rectangle(box, radius, CARD_FACE, CARD_EDGE, 2 * s)
+    ink = RED if _is_red(card) else BLACK
+    rank = card_label(card)[:-1]
+    suit = SUIT_SYMBOLS[card[1]]
+    corner = 27 if len(rank) == 1 else 23
+    draw.text((5 * s, 3 * s), rank, fill=ink, font=font(corner * s, True), anchor="la")
+    rank_w = font(corner * s, True).getlength(rank)
+    draw.text((5 * s + rank_w + 1 * s, 4 * s), suit, fill=ink, font=font(24 * s), anchor="la")
+    draw.text((width * s / 2, height * s * 0.64), suit, fill=ink,
+              font=font(int(height * 0.46) * s), anchor="mm")
+    return image
+
+
+def _paste_card(canvas: Canvas, card: str | None, x: float, y: float, *, back: str = "") -> None:
+    image = _card_image(card, CARD_W, CARD_H, back)
+    canvas.image.paste(image, (round(x * canvas.scale), round(y * canvas.scale)), image)
+
+
+def _ring(canvas: Canvas, x: float, y: float, colour: str, h: float = CARD_H) -> None:
+    canvas.rect((x - 3, y - 3, x + CARD_W + 3, y + h + 3), None, colour, 4.5, radius=10)
+
+
+def _empty_slot(canvas: Canvas, x: float, y: float, text: str = "") -> None:
+    canvas.rect((x, y, x + CARD_W, y + CARD_H), None, "#56616d", 2.5, radius=9)
+    if text:
+        canvas.text((x + CARD_W / 2, y + CARD_H / 2), text, 18, MUTED, bold=True, anchor="mm")
+
+
+# -- layout ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _background() -> Canvas:
+    """The frame without cards, drawn once: every picture starts from a copy of it."""
+    canvas = Canvas(WIDTH, HEIGHT, scale=SCALE)
+    canvas.rect((10, TABLEAU_TOP - 4, WIDTH - 10, PANELS_TOP - 10), PANEL, radius=14)
+    for seat in (0, 1):
+        x0 = 10 + seat * (PANEL_W + 10)
+        canvas.rect((x0, PANELS_TOP, x0 + PANEL_W, FOOTER[1] - 6), PANEL, radius=14)
+    return canvas
+
+
+def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+    result = view.get("result")
+    current = view.get("current_player")
+    headline, seat = result_headline(result, current, names)
+    players = view["players"]
+    if result is not None:
+        scores = [p["paquets"]["total"] for p in players]
+        if seat is not None:  # the winner's total first
+            headline += f" {scores[seat]}–{scores[1 - seat]} paquets"
+        else:
+            headline += f" — {scores[0]} paquets each"
+    elif current is not None and current < 0:  # a card is being turned (a chance node)
+        headline = "Turning a card…"
+    elif view.get("awaiting") == "keep":
+        headline = f"{player_name(names, current)}: where does it go?"
+    elif view.get("awaiting") == "reserve":
+        headline = f"{player_name(names, current)}: which reserve card?"
+    chips = []
+    for player in players:
+        total = player["paquets"]["total"]
+        chips.append(StatusChip(
+            seat=player["seat"], name=player_name(names, player["seat"]),
+            detail=f"{total} paquet{'s' * (total != 1)}",
+            active=result is None and current == player["seat"]))
+    draw_status_bar(canvas, HEADER, headline, seat, chips)
+
+
+def _draw_tableau(canvas: Canvas, view: Mapping[str, Any], mark: Mark | None) -> None:
+    piles = view.get("tableau") or []
+    title = f"Tableau · {len(piles)} pile{'s' * (len(piles) != 1)}"
+    canvas.text((26, TABLEAU_TOP + 16), title, 22, TEXT, bold=True, anchor="lm")
+    canvas.text((WIDTH - 26, TABLEAU_TOP + 16), "Ace starts a pile · King wins it", 18, MUTED,
+                anchor="rm")
+    shown = piles if len(piles) <= MAX_PILES_SHOWN else piles[:MAX_PILES_SHOWN - 1]
+    left = (WIDTH - PILES_PER_ROW * PILE_PITCH) / 2 + (PILE_PITCH - CARD_W) / 2
+    for index, pile in enumerate(shown):
+        row, col = divmod(index, PILES_PER_ROW)
+        x = left + col * PILE_PITCH
+        y = TABLEAU_TOP + 40 + row * PILE_ROW_HEIGHT
+        _paste_card(canvas, pile["top"], x, y)
+        if mark and mark.kind == "pile" and mark.index == pile["id"]:
+            _ring(canvas, x, y, HIGHLIGHT)
+        canvas.text((x + CARD_W / 2, y + CARD_H + 14), f"×{pile['count']}", 17, MUTED,
+                    bold=True, anchor="mm")
+    if len(shown) < len(piles):
+        index = len(shown)
+        row, col = divmod(index, PILES_PER_ROW)
+        x, y = left + col * PILE_PITCH, TABLEAU_TOP + 40 + row * PILE_ROW_HEIGHT
+        _empty_slot(canvas, x, y, f"+{len(piles) - len(shown)}")
+    if not piles:
+        canvas.text((WIDTH / 2, TABLEAU_TOP + 40 + CARD_H / 2), "No pile yet: an Ace starts one",
+                    22, MUTED, anchor="mm")
+
+
+def _draw_player(
+    canvas: Canvas, view: Mapping[str, Any], seat: int, names: Sequence[str] | None,
+    mark: Mark | None,
+) -> None:
+    player = view["players"][seat]
+    colour = seat_colour(seat)
+    x0 = 10 + seat * (PANEL_W + 10)
+    y = PANELS_TOP + 26
+    active = view.get("result") is None and view.get("current_player") == seat
+    if active:
+        canvas.rect((x0, PANELS_TOP, x0 + PANEL_W, FOOTER[1] - 6), None, colour.fill, 4,
+                    radius=14)
+    draw_piece(canvas, (x0 + 26, y), 14, colour)
+    name = canvas.fit(player_name(names, seat), 24, PANEL_W - 60)
+    canvas.text((x0 + 48, y), name, 24, TEXT, bold=True, anchor="lm")
+
+    slots_y = PANELS_TOP + 70
+    labels_y = slots_y - 12
+    grabuge = player["grabuge"]
+
+    def slot_x(index: int) -> float:
+        return x0 + index * SLOT_W + (SLOT_W - CARD_W) / 2
+
+    # Grabuge: its face-up card, with how many wait under it.
+    gx = slot_x(0)
+    canvas.text((gx + CARD_W / 2, labels_y), "Grabuge", 16, MUTED, bold=True, anchor="mm")
+    if grabuge["became_talon"]:
+        _empty_slot(canvas, gx, slots_y, "→ talon")
+    elif grabuge["top"]:
+        for depth in range(min(2, grabuge["under"]), 0, -1):
+            _paste_card(canvas, None, gx + depth * 4, slots_y, back=colour.fill)
+        _paste_card(canvas, grabuge["top"], gx, slots_y)
+        if grabuge["playable"]:
+            _ring(canvas, gx, slots_y, PLAYABLE)
+    else:
+        _empty_slot(canvas, gx, slots_y, "empty")
+    under = f"+{grabuge['under']} under" if grabuge["top"] else ""
+    canvas.text((gx + CARD_W / 2, slots_y + CARD_H + 14), under, 16, TEXT, anchor="mm")
+
+    # Talon: a face-down card with the count on it.
+    tx = slot_x(1)
+    canvas.text((tx + CARD_W / 2, labels_y), "Talon", 16, MUTED, bold=True, anchor="mm")
+    if player["talon"]:
+        _paste_card(canvas, None, tx, slots_y, back=colour.fill)
+        canvas.text((tx + CARD_W / 2, slots_y + CARD_H / 2), str(player["talon"]), 30,
+                    WHITE, bold=True, anchor="mm", stroke="#0b0d10", stroke_width=3)
+    else:
+        _empty_slot(canvas, tx, slots_y, "empty")
+    canvas.text((tx + CARD_W / 2, slots_y + CARD_H + 14), f"{player['talon']} cards", 16, TEXT,
+                anchor="mm")
+
+    # Turned: the card being placed (the mover only), ringed in the highlight colour.
+    px = slot_x(2)
+    placing = view.get("placing")
+    canvas.text((px + CARD_W / 2, labels_y), "Turned", 16, MUTED, bold=True, anchor="mm")
+    if placing and placing.get("seat") == seat:
+        _paste_card(canvas, placing["card"], px, slots_y)
+        _ring(canvas, px, slots_y, PLAYABLE if placing.get("playable") else HIGHLIGHT)
+        hand = view.get("hand_face_down") or 0
+        note = f"{hand} more to turn" if hand else "last of 4"
+        canvas.text((px + CARD_W / 2, slots_y + CARD_H + 14), note, 16, TEXT, anchor="mm")
+    else:
+        _empty_slot(canvas, px, slots_y)
+
+    # Paquets won: a gold disc with the total; the breakdown under it.
+    qx = slot_x(3)
+    paquets = player["paquets"]
+    canvas.text((qx + CARD_W / 2, labels_y), "Paquets", 16, MUTED, bold=True, anchor="mm")
+    centre = (qx + CARD_W / 2, slots_y + CARD_H / 2)
+    canvas.circle(centre, 34, WIN, "#6b5200", 3)
+    canvas.text(centre, str(paquets["total"]), 32, "#1b1f24", bold=True, anchor="mm")
+    if mark and mark.kind == "paquets" and mark.seat == seat:
+        canvas.circle(centre, 40, None, HIGHLIGHT, 4.5)
+    # Piles won, then the grabuge bonus (★) and leftover paquets (end) when there are any.
+    parts = [f"{paquets['crowned']} won"]
+    if paquets["grabuge_bonus"]:
+        parts.append(f"+{paquets['grabuge_bonus']}★")
+    if paquets["leftover"]:
+        parts.append(f"+{paquets['leftover']} left")
+    text = " ".join(parts)
+    size = canvas.fitting_size(text, 16, SLOT_W - 6)
+    canvas.text((qx + CARD_W / 2, slots_y + CARD_H + 14), text, size, TEXT, anchor="mm")
+
+    # Reserve: four columns fanned downwards, the playable last cards ringed in green.
+    reserve_y = slots_y + CARD_H + 64
+    playable = set(player.get("playable_columns") or []) if active else set()
+    for number, column in enumerate(player["reserve"], start=1):
+        cx = slot_x(number - 1)
+        canvas.text((cx + CARD_W / 2, reserve_y - 18), f"Column {number}", 16, MUTED,
+                    bold=True, anchor="mm")
+        _draw_column(canvas, column, cx, reserve_y,
+                     ringed=number in playable,
+                     marked=bool(mark and mark.kind == "column" and mark.seat == seat
+                                 and mark.index == number))
+
+
+def _draw_column(
+    canvas: Canvas, column: Sequence[str], x: float, y: float, *, ringed: bool, marked: bool
+) -> None:
+    if not column:
+        _empty_slot(canvas, x, y)
+        return
+    hidden = max(0, len(column) - MAX_FANNED)
+    shown = column[hidden:]
+    if hidden:
+        # The folded cards: a tab with their number, where the first card would be.
+        canvas.rect((x, y, x + CARD_W, y + FAN_STEP + 10), PANEL_RAISED, "#56616d", 2,
+                    radius=8)
+        canvas.text((x + CARD_W / 2, y + FAN_STEP / 2 + 1), f"+{hidden}", 20, TEXT, bold=True,
+                    anchor="mm")
+        y += FAN_STEP
+        shown = shown[1:]  # the tab takes the first slot
+    for index, card in enumerate(shown):
+        _paste_card(canvas, card, x, y + index * FAN_STEP)
+    last_y = y + (len(shown) - 1) * FAN_STEP
+    if marked:
+        _ring(canvas, x, last_y, HIGHLIGHT)
+    elif ringed:
+        _ring(canvas, x, last_y, PLAYABLE)
+
+
+# -- the last move -------------------------------------------------------------------------------
+
+
+def _last_move(view: Mapping[str, Any], names: Sequence[str] | None) -> tuple[Mark | None, str]:
+    """Where the last card played or kept is now, and a footer note about it."""
+    events = list((view.get("previous_log") or {}).get("events") or [])
+    events += (view.get("log") or {}).get("events") or []
+    for event in reversed(events):
+        kind = event.get("event")
+        if kind not in ("played", "kept") or event.get("from") == "setup":
+            continue
+        seat = event["seat"]
+        who = player_name(names, seat)
+        label = card_label(event["card"])
+        if kind == "kept":
+            return Mark("column", seat, event["column"]), f"{who}: {label} → column " \
+                f"{event['column']}"
+        if event.get("crowned"):
+            return Mark("paquets", seat, 0), f"{who} crowned a pile with {label}"
+        return Mark("pile", seat, event["pile"]), f"{who} played {label}"
+    return None, ""

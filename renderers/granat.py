@@ -1,0 +1,426 @@
+"""Granat board picture: the diagonal lattice with its yellow lines, the garnet cell, the pawns,
+the last (or proposed) move with the pawns it takes, and the garnet cell's duties."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from engines.base import IllegalMove
+from engines.granat import GRANAT, MoveKind, board_geometry, parse_notation
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_RAISED,
+    TEXT,
+    WHITE,
+    Canvas,
+    Colour,
+    Point,
+    SeatColour,
+    draw_pill,
+    player_name,
+)
+
+WIDTH, HEIGHT = 800, 1080
+HEADER = (0.0, 0.0, float(WIDTH), 112.0)
+FOOTER = (0.0, HEIGHT - 84.0, float(WIDTH), float(HEIGHT))
+
+PITCH_X = 76.0
+"""Horizontal distance between neighbouring columns."""
+PITCH_Y = 54.0
+"""Vertical distance between neighbouring rows (e7, e8, e9 are one row apart: pawns must fit)."""
+ORIGIN = (WIDTH / 2 - 4 * PITCH_X, HEADER[3] + 54 + 14 * PITCH_Y)
+"""Centre of a1 (column 0, row 0): the board is centred, row 1 at the bottom."""
+PAWN_RADIUS = 25.0
+BOARD_BOX = (ORIGIN[0] - 42, ORIGIN[1] - 14 * PITCH_Y - 40, ORIGIN[0] + 8 * PITCH_X + 42,
+             ORIGIN[1] + 40)
+
+# Seat 0 is Red and seat 1 Blue, as granat.md says; they also differ in lightness and carry
+# their letter, so colour is never the only cue.
+RED = SeatColour("red", "#d7263d", "#ffffff", "#5e0b16", "R")
+BLUE = SeatColour("blue", "#1d4fa8", "#ffffff", "#0a1a3d", "B")
+SEATS = (RED, BLUE)
+
+BOARD_FILL: Colour = "#efe6d2"
+BLACK_LINE: Colour = "#2b2b2b"
+YELLOW: Colour = "#f5c400"
+YELLOW_CASING: Colour = "#6b5400"
+GARNET: Colour = "#8e1537"
+GARNET_LIGHT: Colour = "#e05a7d"
+GOLD: Colour = "#ffd23f"
+DOT: Colour = "#b9ad94"
+GHOST_ALPHA = 0.45
+
+
+def seat_paint(seat: int) -> SeatColour:
+    """How Granat paints `seat`: red for seat 0, blue for seat 1."""
+    return SEATS[seat % 2]
+
+
+@lru_cache(maxsize=1)
+def _geometry() -> dict[str, Any]:
+    return board_geometry()
+
+
+@lru_cache(maxsize=1)
+def _cell_names() -> frozenset[str]:
+    return frozenset(cell["cell"] for cell in _geometry()["cells"])
+
+
+def cell_centre(name: str) -> Point:
+    """The centre of a cell named `c3` on the picture."""
+    col = ord(name[0]) - ord("a")
+    row = int(name[1:]) - 1
+    return (ORIGIN[0] + col * PITCH_X, ORIGIN[1] - row * PITCH_Y)
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A move to mark: its kind, the cells it visits and the cells of the pawns it takes."""
+
+    kind: MoveKind
+    path: list[str]
+    captured: list[str]
+    text: str
+
+
+def render_granat(
+    view: Mapping[str, Any],
+    highlight: str | None = None,
+    *,
+    preview: bool = False,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """PNG of a Granat view, with the last (or, in preview, the proposed) move marked."""
+    yellow = bool(view.get("yellow_lines_active", True))
+    canvas = _empty_board(yellow).copy()
+    marked = _highlight(view, highlight, preview)
+    preview = preview and marked is not None  # an unreadable proposal shows the plain board
+    pawns = {p["cell"]: p for p in view.get("pawns") or []}
+    _draw_header(canvas, view, names)
+    if marked and not preview:
+        _draw_ghosts(canvas, view, marked)
+    if marked and preview:
+        with canvas.layer(0.85) as layer:
+            _draw_path(layer, marked, proposed=True)
+    elif marked:
+        _draw_path(canvas, marked, proposed=False)
+    for name in sorted(pawns):
+        _draw_pawn(canvas, pawns[name])
+    if marked:
+        _draw_marks(canvas, marked, proposed=preview)
+    _draw_garnet_badge(canvas, view)
+    _draw_footer(canvas, view, marked, preview, names)
+    return canvas.to_png()
+
+
+# -- the move to mark --------------------------------------------------------------------------
+
+
+def _highlight(view: Mapping[str, Any], text: str | None, preview: bool) -> Highlight | None:
+    """The move to mark; None when absent or unreadable (a bad hint must not lose the board)."""
+    if not text or not text.strip():
+        return None
+    try:
+        move = parse_notation(text)
+    except IllegalMove:
+        return None
+    path = [str(cell) for cell in move.cells]
+    if not set(path) <= _cell_names():
+        return None
+    if not preview and str(move) == view.get("last_move"):
+        return Highlight(move.kind, path, list(view.get("last_captured") or []), str(move))
+    if not preview:
+        return Highlight(move.kind, path, [], str(move))
+    # A proposed move: the pawns it would take are still on the board; ask the engine which.
+    try:
+        state = GRANAT.from_position(view["position"])
+        captured = [str(cell) for cell in state.captured_cells(move)]  # type: ignore[attr-defined]
+    except (IllegalMove, KeyError, ValueError):
+        captured = []
+    return Highlight(move.kind, path, captured, str(move))
+
+
+# -- the empty board ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def _empty_board(yellow_active: bool) -> Canvas:
+    """The lattice without pawns, drawn once per yellow-line state; pictures start from a copy."""
+    canvas = Canvas(WIDTH, HEIGHT)
+    geometry = _geometry()
+    canvas.rect(BOARD_BOX, BOARD_FILL, "#8c7a55", 4, radius=22)
+    _draw_halves(canvas)
+    black = [link for link in geometry["links"] if link["colour"] == "black"]
+    for link in black:
+        canvas.line([cell_centre(link["from"]), cell_centre(link["to"])], BLACK_LINE, 3)
+    for line in geometry["yellow_lines"]:
+        points = [cell_centre(name) for name in line]
+        if yellow_active:
+            canvas.line(points, YELLOW_CASING, 12)
+            canvas.line(points, YELLOW, 8)
+        else:
+            # A neutral pawn on e8 turns them black: drawn black, with a faint yellow dash.
+            canvas.line(points, BLACK_LINE, 3)
+            canvas.dashed_line(points, YELLOW, 4, dash=10, gap=14)
+    _draw_garnet_cell(canvas)
+    for cell in geometry["cells"]:
+        if not cell["garnet_cell"]:
+            canvas.circle(cell_centre(cell["cell"]), 7, DOT, BLACK_LINE, 2)
+    _draw_coordinates(canvas)
+    return canvas
+
+
+def _draw_halves(canvas: Canvas) -> None:
+    """Row 8 belongs to neither side's own half: a faint band marks the middle row."""
+    y = ORIGIN[1] - 7 * PITCH_Y
+    canvas.rect((BOARD_BOX[0] + 4, y - PITCH_Y / 2, BOARD_BOX[2] - 4, y + PITCH_Y / 2), "#e4d6b8")
+
+
+def _draw_garnet_cell(canvas: Canvas) -> None:
+    geometry = _geometry()
+    centre = cell_centre(geometry["garnet_cell"])
+    for link in geometry["garnet_links"]:
+        canvas.line([centre, cell_centre(link)], BLACK_LINE, 5)
+    # A garnet-red rounded square, larger than the dots: it is the one special cell.
+    size = PAWN_RADIUS + 6
+    canvas.rect((centre[0] - size, centre[1] - size, centre[0] + size, centre[1] + size),
+                GARNET_LIGHT, GARNET, 4, radius=10)
+    _draw_gem(canvas, centre, 12, GARNET, WHITE)
+
+
+def _draw_coordinates(canvas: Canvas) -> None:
+    letters = _geometry()["column_letters"]
+    for col, letter in enumerate(letters):
+        x = ORIGIN[0] + col * PITCH_X
+        canvas.text((x, BOARD_BOX[3] + 20), letter, 24, MUTED, bold=True, anchor="mm")
+    for row in range(_geometry()["rows"]):
+        y = ORIGIN[1] - row * PITCH_Y
+        canvas.text((BOARD_BOX[0] - 12, y), str(row + 1), 22, MUTED, bold=True, anchor="rm")
+        canvas.text((BOARD_BOX[2] + 12, y), str(row + 1), 22, MUTED, bold=True, anchor="lm")
+
+
+# -- pawns -------------------------------------------------------------------------------------
+
+
+def _draw_gem(canvas: Canvas, centre: Point, size: float, fill: Colour, outline: Colour) -> None:
+    """A cut-gem diamond: the garnet marble's mark, a shape and not only a colour."""
+    x, y = centre
+    outer = [(x, y - size * 1.15), (x + size, y), (x, y + size * 1.15), (x - size, y)]
+    grown = [(x, y - size * 1.15 - 3), (x + size + 3, y), (x, y + size * 1.15 + 3),
+             (x - size - 3, y)]
+    canvas.polygon(grown, outline)
+    canvas.polygon(outer, fill)
+    canvas.polygon([(x, y - size * 1.15), (x + size * 0.45, y - size * 0.1),
+                    (x - size * 0.45, y - size * 0.1)], GARNET_LIGHT)
+
+
+def _draw_pawn(canvas: Canvas, pawn: Mapping[str, Any]) -> None:
+    centre = cell_centre(pawn["cell"])
+    paint = seat_paint(int(pawn["seat"]))
+    if pawn.get("garnet"):
+        # Garnet pawns: a gold crown ring around the disc and a gem instead of the plain letter.
+        canvas.circle(centre, PAWN_RADIUS + 5, GOLD, INK, 2)
+        canvas.circle(centre, PAWN_RADIUS, paint.fill, paint.outline, 2.5)
+        _draw_gem(canvas, (centre[0], centre[1] + 1), 11, GARNET, WHITE)
+        canvas.text((centre[0] - PAWN_RADIUS * 0.62, centre[1] - PAWN_RADIUS * 0.55),
+                    paint.mark, 13, paint.ink, bold=True, anchor="mm")
+    else:
+        canvas.circle(centre, PAWN_RADIUS, paint.fill, paint.outline, 2.5)
+        canvas.text(centre, paint.mark, 24, paint.ink, bold=True, anchor="mm")
+    if pawn.get("stuck"):
+        # Stuck on the far back row: a small bar under the letter says it can no longer move.
+        canvas.rect((centre[0] - 10, centre[1] + 13, centre[0] + 10, centre[1] + 17), paint.ink)
+
+
+def _draw_ghosts(canvas: Canvas, view: Mapping[str, Any], marked: Highlight) -> None:
+    """Pawns the last move took: faded discs of the other side, crossed out."""
+    if not marked.captured:
+        return
+    mover = _mover(view)
+    paint = seat_paint(1 - mover) if mover is not None else seat_paint(0)
+    with canvas.layer(GHOST_ALPHA) as layer:
+        for name in marked.captured:
+            layer.circle(cell_centre(name), PAWN_RADIUS, paint.fill, paint.outline, 2.5)
+
+
+def _mover(view: Mapping[str, Any]) -> int | None:
+    """The seat that made the last move (the engine hands the turn over after every move)."""
+    to_move = view.get("to_move")
+    return 1 - int(to_move) if to_move in (0, 1) else None
+
+
+def _draw_path(canvas: Canvas, marked: Highlight, *, proposed: bool) -> None:
+    points = [cell_centre(name) for name in marked.path]
+    start = points[0]
+    canvas.circle(start, PAWN_RADIUS + 9, None, HIGHLIGHT, 5)
+    if marked.kind is MoveKind.LOSE_MARBLE or len(points) < 2:
+        return
+    if marked.kind is MoveKind.MARBLE:
+        canvas.arrow(points, HIGHLIGHT, 6, head=20, casing=WHITE, casing_width=2.5, dashed=True)
+        return
+    # The arrow stops short of the landing disc's centre so its head is not hidden.
+    tail = _pull_back(points[-2], points[-1], PAWN_RADIUS * 0.6)
+    canvas.arrow([*points[:-1], tail], HIGHLIGHT, 8, head=24, casing=WHITE, casing_width=3,
+                 dashed=proposed)
+
+
+def _pull_back(a: Point, b: Point, by: float) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    return (b[0] - dx / length * by, b[1] - dy / length * by)
+
+
+def _draw_marks(canvas: Canvas, marked: Highlight, *, proposed: bool) -> None:
+    """Crosses on the pawns taken, numbered landing cells, the lost marble's cross."""
+    for name in marked.captured:
+        x, y = cell_centre(name)
+        arm = PAWN_RADIUS * 0.7
+        for a, b in (((x - arm, y - arm), (x + arm, y + arm)),
+                     ((x - arm, y + arm), (x + arm, y - arm))):
+            canvas.line([a, b], WHITE, 11)
+            canvas.line([a, b], HIGHLIGHT, 6)
+    if marked.kind is MoveKind.CAPTURE and len(marked.path) > 2:
+        for step, name in enumerate(marked.path[1:], start=1):
+            x, y = cell_centre(name)
+            badge = (x + PAWN_RADIUS * 0.8, y - PAWN_RADIUS * 0.8)
+            canvas.circle(badge, 12, HIGHLIGHT, WHITE, 2)
+            canvas.text(badge, str(step), 14, WHITE, bold=True, anchor="mm")
+    if marked.kind is MoveKind.LOSE_MARBLE:
+        x, y = cell_centre(marked.path[0])
+        canvas.line([(x - 16, y - 16), (x + 16, y + 16)], HIGHLIGHT, 6)
+        canvas.line([(x - 16, y + 16), (x + 16, y - 16)], HIGHLIGHT, 6)
+    if proposed:
+        canvas.circle(cell_centre(marked.path[-1]), PAWN_RADIUS + 9, None, HIGHLIGHT, 4)
+
+
+def _draw_garnet_badge(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    """A shield or an exit sign beside e8 when a garnet pawn there protects or must leave."""
+    status = (view.get("garnet_cell") or {}).get("status")
+    if status not in ("protecting", "must_leave"):
+        return
+    x, y = cell_centre(_geometry()["garnet_cell"])
+    text = "PROTECTS" if status == "protecting" else "MUST LEAVE"
+    draw_pill(canvas, (x + PAWN_RADIUS + 10 + canvas.text_width(text, 15, bold=True) + 21,
+                       y - PAWN_RADIUS - 6), text, 15, GARNET, WHITE)
+
+
+# -- header and footer ------------------------------------------------------------------------
+
+
+def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+    x0, y0, x1, y1 = HEADER
+    canvas.rect(HEADER, PANEL)
+    result = view.get("result")
+    current = view.get("current_player")
+    head_y = y0 + 32
+    swatch: int | None
+    if result is None:
+        swatch = current if current in (0, 1) else None
+        headline = f"{player_name(names, current)} to play" if swatch is not None else "Waiting…"
+        if view.get("capture_due"):
+            headline += " — must capture"
+    else:
+        winners = list(result.get("winners") or [])
+        swatch = winners[0] if len(winners) == 1 else None
+        headline = _result_headline(result, names)
+    x = x0 + 24
+    if swatch is not None:
+        _draw_swatch(canvas, (x + 18, head_y), 18, swatch)
+        x += 48
+    canvas.text((x, head_y), canvas.fit(headline, 32, x1 - 24 - x, bold=True), 32, TEXT,
+                bold=True, anchor="lm")
+    players = list(view.get("players") or [])
+    chip_w = (x1 - x0 - 48 - 12) / 2
+    top, bottom = y0 + 60, y1 - 10
+    for seat in (0, 1):
+        info = players[seat] if seat < len(players) else {}
+        cx0 = x0 + 24 + seat * (chip_w + 12)
+        active = result is None and current == seat
+        canvas.rect((cx0, top, cx0 + chip_w, bottom), PANEL_RAISED if active else None,
+                    TEXT if active else PANEL_RAISED, 2.5, radius=12)
+        mid = (top + bottom) / 2
+        _draw_swatch(canvas, (cx0 + 26, mid), 14, seat)
+        garnets = int(info.get("garnet_pawns", 0))
+        detail = f"{info.get('pawns', 0)} · ◆{garnets}"
+        detail_w = canvas.text_width(detail, 22, bold=True)
+        canvas.text((cx0 + chip_w - 12, mid), detail, 22, TEXT, bold=True, anchor="rm")
+        room = chip_w - 48 - detail_w - 20
+        canvas.text((cx0 + 48, mid), canvas.fit(player_name(names, seat), 22, room), 22, TEXT,
+                    anchor="lm")
+
+
+def _draw_swatch(canvas: Canvas, centre: Point, radius: float, seat: int) -> None:
+    paint = seat_paint(seat)
+    canvas.circle(centre, radius, paint.fill, paint.outline, 2)
+    canvas.text(centre, paint.mark, radius * 1.05, paint.ink, bold=True, anchor="mm")
+
+
+def _result_headline(result: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    winners = list(result.get("winners") or [])
+    reason = result.get("reason")
+    if len(winners) != 1:
+        return "Draw"
+    winner = player_name(names, winners[0])
+    return {
+        "captured_all": f"{winner} wins — every pawn taken",
+        "no_moves": f"{winner} wins — no move left",
+        "resigned": f"{winner} wins — resignation",
+    }.get(str(reason), f"{winner} wins!")
+
+
+def _footer_notes(view: Mapping[str, Any], names: Sequence[str] | None) -> list[str]:
+    """The rules in force right now, in a few words each."""
+    notes: list[str] = []
+    if view.get("result") is not None:
+        return notes
+    garnet = view.get("garnet_cell") or {}
+    occupant = garnet.get("occupant") or {}
+    side = "Red" if occupant.get("seat") == 0 else "Blue"
+    if garnet.get("status") == "protecting":
+        notes.append(f"{side}'s garnet pawn on e8 protects all {side} pawns this move")
+    elif garnet.get("status") == "must_leave":
+        notes.append(f"{side}'s garnet pawn must leave e8 now")
+    elif garnet.get("status") == "neutral":
+        notes.append("A neutral pawn on e8: yellow lines count as black")
+    for info in view.get("players") or []:
+        if info.get("may_stop_early"):
+            notes.append(f"{info.get('name')} has lost both garnet pawns and may stop: /resign")
+    return notes
+
+
+def _draw_footer(
+    canvas: Canvas,
+    view: Mapping[str, Any],
+    marked: Highlight | None,
+    preview: bool,
+    names: Sequence[str] | None,
+) -> None:
+    x0, y0, x1, _ = FOOTER
+    first, second = y0 + 26, y0 + 64
+    if preview and marked:
+        pill = draw_pill(canvas, (x1 - 20, first), "PREVIEW — not played yet", 20, HIGHLIGHT)
+        canvas.text((x0 + 24, first), canvas.fit(marked.text, 24, pill[0] - 40, bold=True), 24,
+                    WHITE, bold=True, anchor="lm")
+    elif marked:
+        description = view.get("last_move_description") if marked.text == view.get(
+            "last_move") else None
+        line = f"Last: {marked.text}" + (f" — {description}" if description else "")
+        canvas.text((x0 + 24, first), canvas.fit(line, 22, x1 - x0 - 48, bold=True), 22, WHITE,
+                    bold=True, anchor="lm")
+    else:
+        canvas.text((x0 + 24, first), "Granat", 24, MUTED, bold=True, anchor="lm")
+    notes = _footer_notes(view, names)
+    if notes:
+        canvas.text((x0 + 24, second), canvas.fit(" · ".join(notes), 21, x1 - x0 - 48, bold=True),
+                    21, GOLD, bold=True, anchor="lm")
+    elif not preview:
+        legend = "◆ garnet pawn · yellow lines: chain captures · e8: garnet cell"
+        canvas.text((x0 + 24, second), canvas.fit(legend, 20, x1 - x0 - 48), 20, MUTED,
+                    anchor="lm")

@@ -1,0 +1,320 @@
+"""Graps board picture: 15×15 vineyard, both lands, vines, the last pawn, what was just removed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from engines.base import IllegalMove
+from engines.graps import GRID, LAND_ROWS, SIZE
+from engines.grid import Cell
+from renderers.common import (
+    BOARD,
+    CELL,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    TEXT,
+    WHITE,
+    WIN,
+    BoardGeometry,
+    Canvas,
+    Colour,
+    Point,
+    StatusChip,
+    draw_coordinates,
+    draw_pill,
+    draw_status_bar,
+    inset,
+    player_name,
+    result_headline,
+    seat_colour,
+)
+
+WIDTH, HEIGHT = 800, 1010
+HEADER = (0.0, 0.0, float(WIDTH), 128.0)
+CELL_SIZE = 46
+GEOMETRY = BoardGeometry(left=58, top=160, cell=CELL_SIZE, cols=SIZE, rows=SIZE)
+INFO = (0.0, HEIGHT - 104.0, float(WIDTH), float(HEIGHT))
+"""The band under the board: the die face to place, what the last grape removed."""
+
+GRAPE_RADIUS = 19.0
+BLANK_RADIUS = 12.5
+"""Blanks are drawn much smaller than grapes: the face reads by size, not only by its dots."""
+VINE_WIDTH = 9.0
+LAND_TINTS: tuple[Colour, ...] = ("#c9d4ee", "#fde0b8")
+"""Light tints of each seat's colour for its land row (seat 0 navy, seat 1 orange)."""
+LEGAL_MARK = "#2e8b57"
+FACE_WORDS = {"grape": "GRAPE", "blank": "BLANK"}
+END_REASONS = {
+    "land_reached": ("land reached!", "{w}'s vine reached {l}'s land"),
+    "closest": ("closest vine", "Stocks empty: {w}'s vine is closer"),
+    "blockade": ("blockade", "{l} left {w} no cell at all"),
+    "draw": ("", "Stocks empty, vines as close: draw"),
+}
+"""Per end reason: the headline's ending, and the longer sentence under the board."""
+
+
+def render_graps(
+    view: Mapping[str, Any],
+    highlight: str | None = None,
+    *,
+    preview: bool = False,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """PNG of a Graps view: the last pawn ringed, removed pawns as crossed ghosts.
+
+    `highlight` is a cell to ring as well (with `preview`: a proposed placement, dashed).
+    """
+    pawns: dict[Cell, Mapping[str, Any]] = {GRID.parse(name): pawn
+                                            for name, pawn in view["pawns"].items()}
+    canvas = _empty_board().copy()
+    _draw_header(canvas, view, names)
+    if view.get("result") is None and not preview:
+        _draw_legal_cells(canvas, view)
+    _draw_vines(canvas, pawns)
+    for cell, pawn in sorted(pawns.items()):
+        _draw_pawn(canvas, cell, int(pawn["seat"]), str(pawn["face"]))
+    _draw_removed(canvas, view)
+    last = view.get("last_placement")
+    if last:
+        _ring(canvas, GRID.parse(last["cell"]), dashed=False)
+    marked = _cell(highlight)
+    if marked is not None and (not last or str(marked) != last["cell"] or preview):
+        if preview:
+            _draw_pawn(canvas, marked, _mover(view), view.get("face") or "blank", ghost=True)
+        _ring(canvas, marked, dashed=preview)
+    _draw_info(canvas, view, names, preview)
+    return canvas.to_png()
+
+
+def _cell(text: str | None) -> Cell | None:
+    """The cell named by `text`, or None (a pass, or an unreadable hint, must not fail)."""
+    if not text or not text.strip():
+        return None
+    try:
+        return GRID.parse(text)
+    except IllegalMove:
+        return None
+
+
+def _mover(view: Mapping[str, Any]) -> int:
+    return int(view.get("to_move") or 0)
+
+
+# -- the empty board -------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _empty_board() -> Canvas:
+    """Board, lands and coordinates, drawn once: every picture starts from a copy of it."""
+    canvas = Canvas(WIDTH, HEIGHT)
+    canvas.rect(inset(GEOMETRY.box, -8), BOARD, radius=14)
+    draw_coordinates(canvas, GEOMETRY, size=19, gap=12, sides=("left", "bottom", "right"))
+    for seat, row in enumerate(LAND_ROWS):
+        # A bar in the owner's colour runs outside the land row, so the land shows even
+        # when every cell on it is covered.
+        _, y0, _, y1 = GEOMETRY.cell_box(Cell(0, row - 1))
+        outside = (y1 + 3, y1 + 11) if row == 1 else (y0 - 11, y0 - 3)
+        canvas.rect((GEOMETRY.left, outside[0], GEOMETRY.right, outside[1]),
+                    seat_colour(seat).fill, radius=4)
+    for cell in GRID.cells():
+        fill = CELL
+        for seat, row in enumerate(LAND_ROWS):
+            if cell.row == row - 1:
+                fill = LAND_TINTS[seat]
+        canvas.rect(inset(GEOMETRY.cell_box(cell), 1.5), fill, radius=5)
+    return canvas
+
+
+# -- header and the band under the board -------------------------------------------------------
+
+
+def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+    result = view.get("result")
+    current = view.get("current_player")
+    headline, seat = result_headline(result, current, names)
+    face = view.get("face")
+    if result is None and seat is not None and face:
+        opening = view.get("phase") == "setup"
+        what = "an opening grape" if opening else f"a {face}"
+        headline = f"{player_name(names, seat)}: place {what}"
+    elif result is not None:
+        winners = result.get("winners") or []
+        reason = END_REASONS.get(result.get("reason", ""))
+        if len(winners) == 1 and reason:
+            headline = f"{player_name(names, winners[0])} wins — {reason[0]}"
+    elif current is not None and current < 0:
+        headline = "Rolling the die…"
+    stocks = list(view.get("stocks") or [0, 0])
+    chips = [StatusChip(seat=s, name=player_name(names, s), detail=f"{stocks[s]} in stock",
+                        active=result is None and current == s)
+             for s in (0, 1)]
+    draw_status_bar(canvas, HEADER, headline, seat, chips)
+
+
+def _draw_info(
+    canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None, preview: bool
+) -> None:
+    x0, y0, x1, y1 = INFO
+    canvas.rect((x0, y0, x1, y1), PANEL)
+    mid = (y0 + y1) / 2
+    face = view.get("face")
+    result = view.get("result")
+    if result is None and face:
+        # The die: a white square showing the face to place now, drawn as the pawn itself.
+        mover = _mover(view)
+        die = (x0 + 22, mid - 36, x0 + 94, mid + 36)
+        canvas.rect(die, WHITE, INK, 3, radius=14)
+        centre = ((die[0] + die[2]) / 2, (die[1] + die[3]) / 2)
+        _draw_piece(canvas, centre, mover, face, scale=1.45)
+        rolled = "Opening grape" if view.get("phase") == "setup" else "Rolled"
+        canvas.text((die[2] + 18, mid - 16), rolled, 22, MUTED, bold=True, anchor="lm")
+        canvas.text((die[2] + 18, mid + 16), FACE_WORDS.get(face, face.upper()), 32, TEXT,
+                    bold=True, anchor="lm")
+    elif result is not None:
+        winners = list(result.get("winners") or [])
+        winner = winners[0] if len(winners) == 1 else 0
+        sentence = END_REASONS.get(result.get("reason", ""), ("", "Game over"))[1].format(
+            w=player_name(names, winner), l=player_name(names, 1 - winner))
+        canvas.text((x0 + 24, mid), canvas.fit(sentence, 30, x1 - x0 - 48, bold=True), 30, WIN,
+                    bold=True, anchor="lm")
+        return
+    if preview:
+        draw_pill(canvas, (x1 - 22, mid), "PREVIEW — not played yet", 22, HIGHLIGHT)
+        return
+    _draw_removed_legend(canvas, view, names, (x0 + 330, y0, x1 - 22, y1))
+
+
+def _draw_removed_legend(
+    canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None,
+    box: tuple[float, float, float, float],
+) -> None:
+    removed = view.get("last_removed") or {}
+    pruned, cut = list(removed.get("pruned") or []), list(removed.get("cut") or [])
+    x0, y0, x1, y1 = box
+    mid = (y0 + y1) / 2
+    if not pruned and not cut:
+        last = view.get("last_placement")
+        if last:
+            text = f"Last: {last['face']} on {last['cell']}"
+            canvas.text((x1, mid), text, 24, MUTED, bold=True, anchor="rm")
+        return
+    owner = int(removed.get("owner") or 0)
+    parts = []
+    if pruned:
+        parts.append(f"{len(pruned)} pruned")
+    if cut:
+        parts.append(f"{len(cut)} cut off")
+    text = f"{player_name(names, owner)}'s vine: " + ", ".join(parts)
+    text = canvas.fit(text, 24, x1 - x0 - 50, bold=True)
+    width = canvas.text_width(text, 24, bold=True)
+    _draw_ghost(canvas, (x1 - width - 26, mid), owner, 15)
+    canvas.text((x1, mid), text, 24, TEXT, bold=True, anchor="rm")
+
+
+# -- the pieces ------------------------------------------------------------------------------
+
+
+def _draw_legal_cells(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    """A small hollow diamond on every cell where the face to place may go now."""
+    for name in view.get("legal_cells") or []:
+        x, y = GEOMETRY.centre(GRID.parse(name))
+        r = 6.5
+        canvas.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], LEGAL_MARK)
+
+
+def _draw_vines(canvas: Canvas, pawns: Mapping[Cell, Mapping[str, Any]]) -> None:
+    """A stem between side-adjacent pawns of one player: the plants read at a glance."""
+    for cell, pawn in pawns.items():
+        seat = int(pawn["seat"])
+        for neighbour in (cell.step(1, 0), cell.step(0, 1)):
+            other = pawns.get(neighbour)
+            if other is not None and int(other["seat"]) == seat:
+                colour = seat_colour(seat)
+                ends = [GEOMETRY.centre(cell), GEOMETRY.centre(neighbour)]
+                canvas.line(ends, colour.outline, VINE_WIDTH + 3)
+                canvas.line(ends, colour.fill, VINE_WIDTH)
+
+
+def _draw_pawn(canvas: Canvas, cell: Cell, seat: int, face: str, *, ghost: bool = False) -> None:
+    centre = GEOMETRY.centre(cell)
+    if ghost:
+        with canvas.layer(0.55) as layer:
+            _draw_piece(layer, centre, seat, face)
+    else:
+        _draw_piece(canvas, centre, seat, face)
+
+
+def _draw_piece(canvas: Canvas, centre: Point, seat: int, face: str, scale: float = 1.0) -> None:
+    """One pawn: seat 0 round, seat 1 square-ish (shape as well as colour); a grape is big
+    and carries a bunch of berries, a blank is small and plain."""
+    colour = seat_colour(seat)
+    radius = (GRAPE_RADIUS if face == "grape" else BLANK_RADIUS) * scale
+    _body(canvas, centre, radius, seat, max(2.0, radius * 0.14))
+    if face == "grape":
+        _bunch(canvas, centre, radius, colour.ink)
+
+
+def _body(canvas: Canvas, centre: Point, radius: float, seat: int, outline: float) -> None:
+    x, y = centre
+    colour = seat_colour(seat)
+    if seat == 1:
+        r = radius * 0.92
+        canvas.rect((x - r, y - r, x + r, y + r), colour.fill, colour.outline, outline,
+                    radius=r * 0.38)
+    else:
+        canvas.circle(centre, radius, colour.fill, colour.outline, outline)
+
+
+def _bunch(canvas: Canvas, centre: Point, radius: float, ink: Colour) -> None:
+    """A grape bunch: 3 + 2 + 1 berries in a downward triangle, under a little stem."""
+    x, y = centre
+    berry = radius * 0.17
+    pitch = berry * 2.15
+    top = y - radius * 0.22
+    for row, count in enumerate((3, 2, 1)):
+        cy = top + row * pitch * 0.9
+        for k in range(count):
+            cx = x + (k - (count - 1) / 2) * pitch
+            canvas.circle((cx, cy), berry, ink)
+    canvas.line([(x, top - berry * 1.2), (x + berry * 1.3, top - berry * 2.6)], ink,
+                max(1.2, berry * 0.6))
+
+
+def _ring(canvas: Canvas, cell: Cell, *, dashed: bool) -> None:
+    x0, y0, x1, y1 = inset(GEOMETRY.cell_box(cell), 0.5)
+    if dashed:
+        canvas.dashed_line([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], HIGHLIGHT, 4,
+                           dash=8, gap=6)
+    else:
+        canvas.rect((x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5), None, WHITE, 2, radius=7)
+        canvas.rect((x0, y0, x1, y1), None, HIGHLIGHT, 4.5, radius=6)
+
+
+def _draw_removed(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    """Pawns the last grape removed: a hollow ghost of the owner's shape, crossed out."""
+    removed = view.get("last_removed") or {}
+    owner = removed.get("owner")
+    if owner is None:
+        return
+    for name in [*(removed.get("pruned") or []), *(removed.get("cut") or [])]:
+        cell = _cell(name)
+        if cell is not None and name not in view["pawns"]:
+            _draw_ghost(canvas, GEOMETRY.centre(cell), int(owner), GRAPE_RADIUS * 0.85)
+
+
+def _draw_ghost(canvas: Canvas, centre: Point, seat: int, radius: float) -> None:
+    x, y = centre
+    colour = seat_colour(seat)
+    if seat == 1:
+        r = radius * 0.92
+        canvas.rect((x - r, y - r, x + r, y + r), None, colour.outline, 2.5, radius=r * 0.38)
+    else:
+        canvas.circle(centre, radius, None, colour.fill, 2.5)
+    d = radius * 0.62
+    for a, b in (((x - d, y - d), (x + d, y + d)), ((x - d, y + d), (x + d, y - d))):
+        canvas.line([a, b], INK, 5.5)
+        canvas.line([a, b], HIGHLIGHT, 3.5)

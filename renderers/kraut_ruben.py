@@ -1,0 +1,413 @@
+"""Kraut & Rüben picture: every garden as its 3×4 beds, tiles drawn as vegetables.
+
+Each tile has a drawn icon *and* a letter (colour is never the only cue); a snail or a mole
+shows what it covers in a small chip in the bed's corner. Owners are named on each garden,
+finished gardens are marked, the bag, the moles in hand and the tile just drawn sit on a strip
+under the header. Only a spectator's view is ever drawn on a board (contracts stay secret).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    INK_MUTED,
+    MUTED,
+    PANEL,
+    PANEL_RAISED,
+    TEXT,
+    WHITE,
+    WIN,
+    Box,
+    Canvas,
+    StatusChip,
+    box_centre,
+    draw_footer,
+    draw_piece,
+    draw_pill,
+    draw_status_bar,
+    inset,
+    player_name,
+    result_headline,
+    seat_colour,
+)
+
+WIDTH = 800
+HEADER_H = 128.0
+STRIP_TOP, STRIP_H = 140.0, 96.0
+GARDENS_TOP = STRIP_TOP + STRIP_H + 14
+MARGIN, GAP = 16.0, 16.0
+PANEL_W = (WIDTH - 2 * MARGIN - GAP) / 2
+PANEL_HEAD = 46.0
+PANEL_FOOT = 30.0
+BED = (PANEL_W - 16) / 4
+PANEL_H = PANEL_HEAD + 3 * BED + PANEL_FOOT + 8
+LEGEND_H = 76.0
+FOOTER_H = 48.0
+
+GRASS = "#4f7a35"
+GRASS_DARK = "#2f4f20"
+SOIL = "#6e4f33"
+SOIL_LINE = "#8a6a4c"
+CARD = "#f3ead5"
+FINISHED = "#c9a227"
+
+LETTERS = {
+    "tomato": "T", "asparagus": "A", "carrot": "C", "lettuce": "L",
+    "clover": "K", "dandelion": "D", "snail": "S", "mole": "M",
+}
+"""One letter per tile (K for clover, German Klee: C is the carrot), drawn on every tile."""
+
+TILE_ORDER = ("tomato", "asparagus", "carrot", "lettuce", "clover", "dandelion", "snail", "mole")
+
+
+def height_for(gardens: int) -> int:
+    """Picture height for a number of gardens (two gardens per row)."""
+    rows = math.ceil(gardens / 2)
+    return int(GARDENS_TOP + rows * (PANEL_H + GAP) + LEGEND_H + FOOTER_H)
+
+
+def render_kraut_ruben(
+    view: Mapping[str, Any],
+    highlight: str | None = None,
+    *,
+    preview: bool = False,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """PNG of a Kraut & Rüben view; `highlight` is the last move (`3B2`, `mole 3B2`, `take 3`)."""
+    gardens = view["gardens"]
+    height = height_for(len(gardens))
+    canvas = Canvas(WIDTH, height, scale=1)
+    _draw_header(canvas, view, names)
+    _draw_strip(canvas, view, names)
+    target = _parse_highlight(highlight)
+    scores = _final_scores(view)
+    for index, garden in enumerate(gardens):
+        _draw_garden(canvas, _panel_box(index, len(gardens)), garden, view, names, target,
+                     scores.get(garden["number"]))
+    legend_top = GARDENS_TOP + math.ceil(len(gardens) / 2) * (PANEL_H + GAP)
+    _draw_legend(canvas, legend_top)
+    game_no = view.get("game_number", 1)
+    left = "Kraut & Rüben" + (f" · game {game_no} of {view['match_games']}"
+                              if view.get("match_games", 1) > 1 else "")
+    draw_footer(canvas, (0, height - FOOTER_H, WIDTH, height), left,
+                f"Last move: {highlight}" if highlight else "",
+                right_colour=WHITE)
+    return canvas.to_png()
+
+
+# -- layout ----------------------------------------------------------------------------------
+
+
+def _panel_box(index: int, count: int) -> Box:
+    row, col = divmod(index, 2)
+    x0 = MARGIN + col * (PANEL_W + GAP)
+    if count % 2 == 1 and index == count - 1:  # a lone last garden sits in the middle
+        x0 = (WIDTH - PANEL_W) / 2
+    y0 = GARDENS_TOP + row * (PANEL_H + GAP)
+    return (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
+
+
+def _parse_highlight(highlight: str | None) -> tuple[int, str | None] | None:
+    """(garden, bed or None for a whole garden) named by the last move, if any."""
+    if not highlight:
+        return None
+    text = "".join(highlight.split()).upper()
+    if match := re.fullmatch(r"(?:MOLE)?(\d+)([ABC][1-4])", text):
+        return int(match[1]), match[2]
+    if match := re.fullmatch(r"TAKE(\d+)", text):
+        return int(match[1]), None
+    return None
+
+
+def _final_scores(view: Mapping[str, Any]) -> dict[int, int]:
+    """Garden number → its owner's points, once the game (or match) is over."""
+    final = view.get("final")
+    if not final:
+        return {}
+    return {g["number"]: g["score"]["total"] for g in final["gardens"] if g.get("score")}
+
+
+# -- header and strip ------------------------------------------------------------------------
+
+
+def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+    turn = view.get("turn")
+    headline, seat = result_headline(view.get("result"), turn, names)
+    result = view.get("result")
+    if result and result.get("scores") and len(result.get("winners") or []) == 1:
+        winner = result["winners"][0]
+        headline = f"{player_name(names, winner)} wins with {result['scores'][winner]:g} points!"
+    chips = []
+    for player in view["players"]:
+        s = player["seat"]
+        owned = player.get("gardens") or []
+        # With many seats the chips are narrow: the gardens name their owners anyway.
+        detail = " ".join(f"G{g}" for g in owned) if len(view["players"]) <= 3 else ""
+        if player.get("finished"):
+            detail = f"{detail} ✓".strip()
+        chips.append(StatusChip(s, player_name(names, s), detail, active=s == turn))
+    draw_status_bar(canvas, (0, 0, WIDTH, HEADER_H), headline, seat, chips)
+
+
+def _draw_strip(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+    top, bottom = STRIP_TOP, STRIP_TOP + STRIP_H
+    # The tile just drawn, waiting for its bed.
+    drawn_box = (MARGIN, top, MARGIN + 210, bottom)
+    drawn = view.get("drawn_tile")
+    canvas.rect(drawn_box, PANEL, HIGHLIGHT if drawn else PANEL_RAISED, 3, radius=14)
+    icon_box = (drawn_box[0] + 10, top + 10, drawn_box[0] + 10 + STRIP_H - 20, bottom - 10)
+    if drawn:
+        canvas.rect(icon_box, CARD, radius=10)
+        _paste_tile(canvas, icon_box, drawn)
+        canvas.text((icon_box[2] + 12, top + 30), "Drawn", 20, MUTED, bold=True, anchor="lm")
+        canvas.text((icon_box[2] + 12, top + 62), canvas.fit(drawn, 24, 100, bold=True), 24,
+                    TEXT, bold=True, anchor="lm")
+    else:
+        canvas.rect(icon_box, PANEL_RAISED, radius=10)
+        canvas.text((icon_box[2] + 12, top + 30), "Drawn", 20, MUTED, bold=True, anchor="lm")
+        canvas.text((icon_box[2] + 12, top + 62), "nothing", 22, MUTED, anchor="lm")
+    # The bag: how many tiles, and of which kinds (public: every other tile is on the table).
+    bag = view["bag"]
+    bag_box = (drawn_box[2] + 12, top, WIDTH - MARGIN - 190, bottom)
+    canvas.rect(bag_box, PANEL, radius=14)
+    canvas.text((bag_box[0] + 16, top + 24), f"Bag: {bag['count']} tiles", 22, TEXT, bold=True,
+                anchor="lm")
+    kinds = [t for t in TILE_ORDER if t in bag["tiles"]]
+    slot = (bag_box[2] - bag_box[0] - 24) / max(len(kinds), 1)
+    for i, tile in enumerate(kinds):
+        x = bag_box[0] + 12 + i * slot
+        mini = (x + 2, top + 44, x + 34, top + 76)
+        canvas.rect(mini, CARD, radius=6)
+        _paste_tile(canvas, mini, tile, letter=False)
+        canvas.text((mini[2] + 3, top + 60), str(bag["tiles"][tile]), 18, TEXT, bold=True,
+                    anchor="lm")
+    # Moles still in hand, one token per seat (crossed out once played).
+    mole_box = (WIDTH - MARGIN - 178, top, WIDTH - MARGIN, bottom)
+    canvas.rect(mole_box, PANEL, radius=14)
+    canvas.text((mole_box[0] + 14, top + 24), "Moles in hand", 20, TEXT, bold=True, anchor="lm")
+    players = view["players"]
+    step = min(32.0, (mole_box[2] - mole_box[0] - 28) / max(len(players), 1))
+    for player in players:
+        centre = (mole_box[0] + 14 + step * player["seat"] + step / 2 - 2, top + 62)
+        if player.get("mole_available"):
+            draw_piece(canvas, centre, 13, seat_colour(player["seat"]))
+        else:
+            canvas.circle(centre, 13, None, MUTED, 2)
+            canvas.line([(centre[0] - 9, centre[1] + 9), (centre[0] + 9, centre[1] - 9)], MUTED, 2)
+
+
+# -- gardens ---------------------------------------------------------------------------------
+
+
+def _draw_garden(
+    canvas: Canvas,
+    box: Box,
+    garden: Mapping[str, Any],
+    view: Mapping[str, Any],
+    names: Sequence[str] | None,
+    target: tuple[int, str | None] | None,
+    score: int | None,
+) -> None:
+    x0, y0, x1, _ = box
+    number, owner = garden["number"], garden.get("owner")
+    finished = owner is not None and garden.get("full")
+    canvas.rect(box, GRASS, FINISHED if finished else GRASS_DARK, 4 if finished else 2,
+                radius=16)
+    head = (x0, y0, x1, y0 + PANEL_HEAD)
+    canvas.text((x0 + 14, (head[1] + head[3]) / 2), f"Garden {number}", 24, WHITE, bold=True,
+                anchor="lm", stroke=GRASS_DARK, stroke_width=2)
+    right = x1 - 10
+    if score is not None:
+        pill = draw_pill(canvas, (right, (head[1] + head[3]) / 2), f"{score} pts", 18, WIN, INK)
+        right = pill[0] - 6
+    if owner is not None:
+        colour = seat_colour(owner)
+        name = canvas.fit(player_name(names, owner), 18, right - x0 - 200, bold=True)
+        draw_pill(canvas, (right, (head[1] + head[3]) / 2), f"{colour.mark} · {name}", 18,
+                  colour.fill, colour.ink)
+    else:
+        canvas.text((right - 4, (head[1] + head[3]) / 2), "no owner", 18, "#d7e6c8",
+                    anchor="rm")
+    rows = view.get("rows") or ["A", "B", "C"]
+    for r, row in enumerate(garden["grid"]):
+        for c, stack in enumerate(row):
+            bed_name = f"{rows[r]}{c + 1}"
+            bx = x0 + 8 + c * BED
+            by = y0 + PANEL_HEAD + r * BED
+            bed = inset((bx, by, bx + BED, by + BED), 3)
+            _draw_bed(canvas, bed, bed_name, stack)
+            if target is not None and target == (number, bed_name):
+                canvas.rect(inset(bed, -2), None, HIGHLIGHT, 5, radius=10)
+    # What the garden still allows, in words.
+    foot_y = y0 + PANEL_HEAD + 3 * BED + PANEL_FOOT / 2 + 2
+    bits = [f"snails {garden.get('snails', 0)}/2", f"moles {garden.get('moles', 0)}/2"]
+    if finished:
+        bits.insert(0, "FINISHED")
+    elif garden.get("full"):
+        bits.insert(0, "full")
+    else:
+        empty = garden.get("empty_beds", 0)
+        bits.insert(0, f"{empty} empty bed{'s' * (empty != 1)}")
+    if garden.get("last_bed_reserved"):
+        bits.append("last bed: owner only")
+    elif garden.get("closed") and not finished:
+        bits.append("closed to covers")
+    canvas.text((x0 + 14, foot_y), canvas.fit(" · ".join(bits), 16, PANEL_W - 28), 16,
+                WHITE, anchor="lm")
+    if target is not None and target == (number, None):
+        canvas.rect(inset(box, -3), None, HIGHLIGHT, 5, radius=18)
+
+
+def _draw_bed(canvas: Canvas, box: Box, name: str, stack: Sequence[str]) -> None:
+    if not stack:
+        canvas.rect(box, SOIL, SOIL_LINE, 2, radius=8)
+        canvas.text(box_centre(box), name, 18, "#b89c7e", bold=True, anchor="mm")
+        return
+    canvas.rect(box, CARD, "#b9a57f", 2, radius=8)
+    top = stack[-1]
+    _paste_tile(canvas, inset(box, 4), top, letter=False)
+    letter = LETTERS.get(top, "?")
+    if len(stack) > 1:  # the tile under the snail or mole, in a corner chip
+        under = stack[-2]
+        letter = f"{letter}/{LETTERS.get(under, '?')}"
+        size = (box[2] - box[0]) * 0.42
+        chip = (box[2] - size - 2, box[3] - size - 2, box[2] - 2, box[3] - 2)
+        canvas.rect(chip, WHITE, INK, 2, radius=6)
+        _paste_tile(canvas, inset(chip, 2), under, letter=False)
+    width = 22.0 if len(letter) == 1 else 40.0  # fixed: measuring text is slow
+    tag = (box[0] + 2, box[1] + 2, box[0] + 2 + width, box[1] + 24)
+    canvas.rect(tag, INK, radius=6)
+    canvas.text(box_centre(tag), letter, 16, WHITE, bold=True, anchor="mm")
+
+
+def _draw_legend(canvas: Canvas, top: float) -> None:
+    per_row = 4
+    slot = (WIDTH - 2 * MARGIN) / per_row
+    for i, tile in enumerate(TILE_ORDER):
+        row, col = divmod(i, per_row)
+        x = MARGIN + col * slot
+        y = top + row * 36
+        mini = (x, y, x + 30, y + 30)
+        canvas.rect(mini, CARD, radius=6)
+        _paste_tile(canvas, mini, tile, letter=False)
+        canvas.text((x + 38, y + 15), f"{LETTERS[tile]} {tile}", 19, TEXT, bold=True,
+                    anchor="lm")
+
+
+# -- tile icons ------------------------------------------------------------------------------
+
+
+def _paste_tile(canvas: Canvas, box: Box, tile: str, *, letter: bool = False) -> None:
+    """Paste the cached icon of `tile` into `box` (square-ish), on the canvas's device pixels."""
+    size = round(min(box[2] - box[0], box[3] - box[1]) * canvas.scale)
+    icon = _icon(tile, size)
+    cx, cy = box_centre(box)
+    x = round(cx * canvas.scale - size / 2)
+    y = round(cy * canvas.scale - size / 2)
+    canvas.image.paste(icon, (x, y), icon)
+    if letter:
+        canvas.text((box[0] + 4, box[1] + 4), LETTERS.get(tile, "?"), 14, INK, bold=True)
+
+
+@lru_cache(maxsize=128)
+def _icon(tile: str, size: int) -> Image.Image:
+    """A transparent square picture of `tile`, `size` device pixels wide (drawn once)."""
+    icon = Canvas(100, 100, scale=4, _mode="RGBA")
+    ICONS.get(tile, _unknown)(icon)
+    return icon.image.resize((size, size), Image.LANCZOS)
+
+
+def _tomato(c: Canvas) -> None:
+    c.circle((50, 57), 34, "#d62828", "#7a1010", 3)
+    c.circle((38, 46), 8, "#f28b82")
+    star = [(50 + r * math.cos(math.radians(a)), 26 + r * math.sin(math.radians(a)))
+            for i, a in enumerate(range(-90, 270, 36)) for r in [(16 if i % 2 == 0 else 6)]]
+    c.polygon(star, "#2e7d32", "#1b5e20")
+    c.line([(50, 22), (50, 10)], "#1b5e20", 4)
+
+
+def _asparagus(c: Canvas) -> None:
+    for x, top, tilt in ((32, 16, -4), (50, 8, 0), (68, 18, 4)):
+        c.line([(x - tilt * 2, 92), (x, top + 14)], "#7cb342", 12)
+        c.polygon([(x - 9, top + 18), (x, top), (x + 9, top + 18)], "#6a1b9a")
+        for y in (top + 34, top + 54):
+            c.line([(x - 6, y + 4), (x, y)], "#33691e", 3)
+    c.rect((22, 70, 78, 78), "#c62828", radius=3)
+
+
+def _carrot(c: Canvas) -> None:
+    for dx in (-12, 0, 12):
+        c.line([(50, 30), (50 + dx * 1.3, 6)], "#2e7d32", 6)
+    c.polygon([(26, 28), (74, 28), (52, 96), (48, 96)], "#f57c00", "#8d3b00")
+    for y, w in ((44, 12), (60, 8), (76, 5)):
+        c.line([(50 - w, y), (50 + w * 0.2, y + 2)], "#8d3b00", 3)
+
+
+def _lettuce(c: Canvas) -> None:
+    c.circle((50, 54), 40, "#7cb342", "#33691e", 3)
+    for angle in range(0, 360, 45):
+        x = 50 + 30 * math.cos(math.radians(angle))
+        y = 54 + 30 * math.sin(math.radians(angle))
+        c.circle((x, y), 13, "#9ccc65", "#558b2f", 2)
+    c.circle((50, 54), 20, "#c5e1a5", "#558b2f", 2)
+    c.circle((50, 54), 9, "#dcedc8", "#689f38", 2)
+
+
+def _clover(c: Canvas) -> None:
+    c.line([(50, 56), (62, 94)], "#1b5e20", 6)
+    for angle in (-90, 30, 150):
+        x = 50 + 19 * math.cos(math.radians(angle))
+        y = 46 + 19 * math.sin(math.radians(angle))
+        c.circle((x, y), 19, "#43a047", "#1b5e20", 3)
+    c.circle((50, 46), 6, "#a5d6a7")
+
+
+def _dandelion(c: Canvas) -> None:
+    c.line([(50, 60), (50, 96)], "#388e3c", 6)
+    c.polygon([(50, 88), (28, 74), (36, 90)], "#388e3c")
+    for angle in range(0, 360, 24):
+        x = 50 + 26 * math.cos(math.radians(angle))
+        y = 40 + 26 * math.sin(math.radians(angle))
+        c.circle((x, y), 10, "#fdd835", "#c49000", 2)
+    c.circle((50, 40), 15, "#f9a825", "#c17900", 2)
+
+
+def _snail(c: Canvas) -> None:
+    c.rect((10, 70, 92, 88), "#bcaaa4", "#5d4037", 3, radius=9)
+    c.line([(82, 72), (90, 50)], "#5d4037", 3)
+    c.line([(76, 72), (80, 50)], "#5d4037", 3)
+    c.circle((90, 50), 4, "#3e2723")
+    c.circle((80, 50), 4, "#3e2723")
+    c.circle((44, 50), 30, "#a1662f", "#4e2a0e", 3)
+    c.circle((48, 52), 19, "#c68642", "#4e2a0e", 3)
+    c.circle((52, 54), 9, "#e0a060", "#4e2a0e", 3)
+
+
+def _mole(c: Canvas) -> None:
+    c.circle((50, 88), 14, "#6d4c41")  # the mound it comes out of
+    c.rect((16, 82, 84, 96), "#6d4c41", radius=6)
+    c.circle((50, 52), 34, "#424242", "#111111", 3)
+    c.circle((50, 70), 9, "#f48fb1", "#ad1457", 2)
+    c.circle((38, 46), 4, WHITE)
+    c.circle((62, 46), 4, WHITE)
+    for x in (24, 76):
+        c.circle((x, 76), 9, "#f8bbd0", "#ad1457", 2)
+
+
+def _unknown(c: Canvas) -> None:
+    c.circle((50, 50), 30, INK_MUTED)
+
+
+ICONS = {
+    "tomato": _tomato, "asparagus": _asparagus, "carrot": _carrot, "lettuce": _lettuce,
+    "clover": _clover, "dandelion": _dandelion, "snail": _snail, "mole": _mole,
+}

@@ -1,0 +1,165 @@
+"""Le Grabuge in Discord: forced play summed up, column buttons for the real choices."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+from PIL import Image
+
+from engines.grabuge import card_label
+from renderers.common import encode_png
+from storage import GameStatus, MoveKind
+from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board
+
+GAME_SEED = 68
+"""Seats and card seed for the whole game: 55 choices, 8 of them between reserve cards
+(with the clicks below), so the test is short and meets both kinds of choice."""
+
+TINY_PNG = encode_png(Image.new("RGB", (1, 1)))
+
+
+def _buttons(message: discord.Message) -> list[discord.ui.Button]:
+    return [c for row in message.components for c in row.children
+            if isinstance(c, discord.Button) and (c.label or "").startswith("Column")]
+
+
+def _first_enabled(message: discord.Message) -> str:
+    return next(b.label for b in _buttons(message) if not b.disabled)
+
+
+async def _open_game(env, world):
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob,
+                                                 game="grabuge")
+    return thread, session
+
+
+async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
+    env, world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The seed decides the seats and the cards; the renderer has its own tests, and drawing
+    # 55 boards would only slow this one down.
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(GAME_SEED))
+    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    thread, session = await _open_game(env, world)
+    reserve_choices = clicks = 0
+    while not session.is_over:
+        board = latest_board(thread)
+        state = session.state
+        mover = actor_for(session, world.alice, world.bob)
+        buttons = _buttons(board)
+        assert len(buttons) == 4
+        if state.decision() == "reserve":
+            reserve_choices += 1
+            playable = state.playable_columns()
+            assert len(playable) > 1  # a single playable card is played by the bot
+            assert [not b.disabled for b in buttons] == [n in playable for n in (1, 2, 3, 4)]
+            assert "several reserve cards can go" in board.embeds[0].description
+        else:
+            assert state.decision() == "keep" and not any(b.disabled for b in buttons)
+            assert f"turned **{card_label(state.drawn)}**" in board.embeds[0].description
+        # Reserve: the first enabled column; keep: columns in turn, so reserves build up.
+        label = _first_enabled(board) if state.decision() == "reserve" \
+            else buttons[clicks % 4].label
+        posted = len(thread.history())
+        await mover.click(board, label=label)
+        clicks += 1
+        assert len(thread.history()) == posted + 1  # one message per action, forced play included
+        assert latest_board(thread).id != board.id
+    assert reserve_choices > 0
+    final = latest_board(thread)
+    text = final.embeds[0].description
+    state = session.state
+    result = session.result()
+    assert result is not None and result.scores == [state.paquets(0), state.paquets(1)]
+    assert final.components == []
+    assert "**Paquets:**" in text and "piles won" in text and "for leftover cards" in text
+    if len(result.winners) == 1:
+        winner = result.winners[0]
+        assert f"{session.names[winner]} wins, {state.paquets(winner)} paquets" in text
+    else:
+        assert "Draw:" in text
+    assert len(text) <= 4096
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.status is GameStatus.FINISHED
+    log = await bot_of(env).db.moves(session.id)
+    chosen = [m.move.split()[0] for m in log if m.kind is MoveKind.PLAYER]
+    assert set(chosen) <= {"keep", "reserve"}
+    assert any(m.kind is MoveKind.FORCED for m in log)
+
+
+async def test_forced_play_is_summed_up_in_the_board_message(env, world) -> None:
+    thread, session = await _open_game(env, world)
+    first = latest_board(thread).embeds[0].description
+    assert "\nSet-up: " in first and "starts (" in first
+    assert "Choose" in first  # the prompt of the first real choice
+    mover = actor_for(session, world.alice, world.bob)
+    await mover.click(latest_board(thread), label=_first_enabled(latest_board(thread)))
+    text = latest_board(thread).embeds[0].description
+    assert "(continued): " in text or "'s turn: " in text
+    assert "→ column" in text
+    assert "`card:" not in text  # chance cards are told as cards, not as notation
+
+
+async def test_the_decks_option_is_chosen_on_the_challenge(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="grabuge",
+                                     opponent=world.bob, decks=8)
+    assert not result.ephemeral
+    assert "decks of 52 cards: 8" in result.response.embeds[0].fields[0].value
+    await world.bob.click(result.response.message, label="Accept")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session.state.options == {"decks": 8}
+    board = latest_board(thread)
+    assert "decks of 52 cards: 8" in board.embeds[0].description
+    # 8 decks: 208 cards each, 8 in the grabuge; at most one draw of four so far.
+    assert sum(session.state.talon) >= 2 * 200 - 4
+    assert board.attachments[0].filename == "board.png"
+
+
+async def test_the_opponent_and_a_spectator_are_refused(env, world) -> None:
+    thread, session = await _open_game(env, world)
+    mover = actor_for(session, world.alice, world.bob)
+    waiting = world.bob if mover is world.alice else world.alice
+    board = latest_board(thread)
+    label = _first_enabled(board)
+    refused = await waiting.click(board, label=label)
+    assert refused.ephemeral
+    assert f"It is {mover.name.capitalize()}'s turn, not yours." in refused.response.content
+    spectator = await world.carol.click(board, label=label)
+    assert spectator.ephemeral and "not playing" in spectator.response.content
+    typed = await waiting.slash(thread, "move", notation="keep 1")
+    assert typed.ephemeral and "turn, not yours" in typed.response.content
+    assert latest_board(thread).id == board.id and session.ply == (await _ply(env, session))
+
+
+async def _ply(env, session) -> int:
+    return len(await bot_of(env).db.moves(session.id))
+
+
+async def test_an_illegal_typed_move_gets_the_engine_reason(env, world) -> None:
+    thread, session = await _open_game(env, world)
+    mover = actor_for(session, world.alice, world.bob)
+    before = session.state.dump()
+    result = await mover.slash(thread, "move", notation="keep 5")
+    assert result.ephemeral and "only 4 reserve columns" in result.response.content
+    if session.state.decision() == "keep":
+        result = await mover.slash(thread, "move", notation="drawn")
+        assert "cannot go on the tableau" in result.response.content
+    result = await mover.slash(thread, "move", notation="shuffle")
+    assert "is not a Grabuge move" in result.response.content
+    assert session.state.dump() == before
+
+
+async def test_a_typed_move_and_its_autocomplete(env, world) -> None:
+    thread, session = await _open_game(env, world)
+    mover = actor_for(session, world.alice, world.bob)
+    legal = [str(m) for m in session.state.legal_moves()]
+    choices = await mover.autocomplete(thread, "move", "notation", legal[0][:2])
+    values = [c["value"] for c in choices]
+    assert values and set(values) <= set(legal)
+    played = await mover.slash(thread, "move", notation=legal[-1].upper())
+    assert played.ephemeral and f"Played `{legal[-1]}`" in played.response.content
+    log = await bot_of(env).db.moves(session.id)
+    assert any(m.kind is MoveKind.PLAYER and m.move == legal[-1] for m in log)

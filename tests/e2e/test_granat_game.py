@@ -1,0 +1,205 @@
+"""Granat in Discord end to end: a whole game, mandatory captures, a multi-capture played with
+the selects, the early stop after losing both garnet pawns, and the refusals."""
+
+from __future__ import annotations
+
+import discord
+
+from storage import GameStatus, MoveKind
+from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board
+
+# Found by hand with the engine, to reach a multi-capture quickly: Red hands its marbles to
+# front pawns and slides both garnet pawns onto the black line a13-i5 (h6, then f8), while
+# Blue marks time; Blue's marble then goes to a13, from where its garnet pawn may take f8 and
+# stop (a13xg7) or go straight on and take h6 too (a13xg7xi5). No ply has a single legal move.
+SHORT_GAME = ["i1>e3", "c13-d12", "e3-h6", "i15>g15", "a1>a3", "g15>i15", "a3-f8", "a15>a13",
+              "c3-d4"]
+MULTI_CAPTURE = "a13xg7xi5"
+"""Blue must capture; this one takes both Red garnet pawns (the other choice stops after f8)."""
+WITH_COMPONENTS = {0, 4, 6}
+"""Plies of SHORT_GAME played with the selects in the whole-game test (the others typed)."""
+
+
+async def start(env, world):
+    """A Granat game between Alice and Bob in its own thread."""
+    return await challenge_and_accept(env, world.channel, world.alice, world.bob, game="granat")
+
+
+async def drive(session, moves: list[str]) -> None:
+    """Play `moves` through the session, as the player to move each time."""
+    while session.ply < len(moves):
+        mover = session.record.user_at(session.state.current_player)
+        await session.play(mover, moves[session.ply], expected_ply=session.ply)
+
+
+def options_of(message: discord.Message) -> dict[str, discord.SelectOption]:
+    """Every option of every select of a message, by value."""
+    return {o.value: o for row in message.components for c in row.children
+            if isinstance(c, discord.SelectMenu) for o in c.options}
+
+
+def select_holding(message: discord.Message, value: str) -> str:
+    """The custom_id of the select that offers `value` (a composer may hold several)."""
+    return next(c.custom_id for row in message.components for c in row.children
+                if isinstance(c, discord.SelectMenu) and any(o.value == value for o in c.options))
+
+
+async def play_with_selects(actor, board: discord.Message, move: str):
+    """Choose the pawn on the board, the move in the composer, then Confirm; the last result."""
+    pawn = move.replace("x", "-").split("-")[0].split(">")[0]
+    composer = await actor.select(board, [pawn])
+    assert composer.ephemeral, composer.response.content
+    message = composer.response.message
+    if move not in [o.value for o in message.components[0].children[0].options if o.default]:
+        picked = await actor.select(message, [move], custom_id=select_holding(message, move))
+        message = picked.response.message
+    return await actor.click(message, label="Confirm")
+
+
+async def test_a_game_is_played_to_the_end_by_selects_and_moves_then_the_early_stop(
+    env, world
+) -> None:
+    thread, session = await start(env, world)
+    for ply, move in enumerate(SHORT_GAME):
+        mover = actor_for(session, world.alice, world.bob)
+        if ply in WITH_COMPONENTS:
+            result = await play_with_selects(mover, latest_board(thread), move)
+        else:
+            result = await mover.slash(thread, "move", notation=move)
+        assert f"Played `{move}`" in result.response.content
+    blue = actor_for(session, world.alice, world.bob)
+    confirmed = await play_with_selects(blue, latest_board(thread), MULTI_CAPTURE)
+    assert f"Played `{MULTI_CAPTURE}`" in confirmed.response.content
+    board = latest_board(thread).embeds[0]
+    red_name = session.names[0]
+    assert (f"🔴 Red ({red_name}) has lost both garnet pawns and may stop: `/resign`."
+            in board.description)
+    red = actor_for(session, world.alice, world.bob)
+    asked = await red.slash(thread, "resign")
+    await red.click(asked.response.message, label="Resign")
+    final = latest_board(thread)
+    assert (f"{red_name} stopped after losing both garnet pawns: 🔵 {session.names[1]} wins."
+            in final.embeds[0].description)
+    assert final.components == []
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.status is GameStatus.FINISHED
+    assert stored.result == {"winners": [1], "scores": None, "reason": "resigned"}
+    log = await bot_of(env).db.moves(session.id)
+    assert [m.move for m in log] == [*SHORT_GAME, MULTI_CAPTURE, "resign"]
+    assert [m.kind for m in log][-1] is MoveKind.RESIGN
+
+
+async def test_a_multi_capture_is_chosen_previewed_and_confirmed_with_the_selects(
+    env, world
+) -> None:
+    thread, session = await start(env, world)
+    await drive(session, SHORT_GAME)
+    board = latest_board(thread)
+    assert "⚔️ Blue must capture this move." in board.embeds[0].description
+    assert list(options_of(board)) == ["a13"]  # only capturing pawns are offered
+    blue = actor_for(session, world.alice, world.bob)
+    composer = await blue.select(board, ["a13"])
+    assert composer.ephemeral and "only captures are listed" in composer.response.content
+    offered = options_of(composer.response.message)
+    assert set(offered) == {"a13xg7", MULTI_CAPTURE}
+    assert offered[MULTI_CAPTURE].description == (
+        "captures 2: f8, h6 (landing on i5; 2 of them garnet)")
+    picked = await blue.select(composer.response.message, [MULTI_CAPTURE])
+    assert picked.response.attachments[0].filename == "preview.png"
+    assert "Confirm" in picked.response.content
+    assert options_of(picked.response.message)[MULTI_CAPTURE].default
+    confirmed = await blue.click(picked.response.message, label="Confirm")
+    assert f"Played `{MULTI_CAPTURE}`" in confirmed.response.content
+    after = latest_board(thread).embeds[0]
+    assert "captures 2: f8, h6 (landing on i5; 2 of them garnet)" in after.description
+    assert "🔴 12 pawns (0 garnet)" in after.footer.text
+    assert session.ply == len(SHORT_GAME) + 1
+
+
+async def test_a_non_capturing_move_is_refused_while_a_capture_is_due(env, world) -> None:
+    thread, session = await start(env, world)
+    await drive(session, SHORT_GAME)
+    blue = actor_for(session, world.alice, world.bob)
+    before = session.state.dump()
+    refused = await blue.slash(thread, "move", notation="d12-c11")
+    assert refused.ephemeral
+    assert "capture" in refused.response.content.lower()
+    assert refused.response.content == _engine_reason(session, "d12-c11")
+    assert session.state.dump() == before and session.ply == len(SHORT_GAME)
+    suggestions = await blue.autocomplete(thread, "move", "notation", "")
+    assert {c["value"] for c in suggestions} == {"a13xg7", MULTI_CAPTURE}
+
+
+def _engine_reason(session, move: str) -> str:
+    from engines import IllegalMove
+
+    try:
+        session.state.clone().apply(move)
+    except IllegalMove as error:
+        return str(error)
+    raise AssertionError(f"{move} is legal")
+
+
+async def test_the_first_board_offers_the_pawns_that_can_move(env, world) -> None:
+    thread, session = await start(env, world)
+    board = latest_board(thread)
+    offered = options_of(board)
+    assert set(offered) == {str(c) for c in session.state.movable_pawns()}
+    assert offered["a1"].label == "a1 · garnet pawn"
+    assert board.attachments[0].filename == "board.png"
+    assert "🔴" in board.embeds[0].footer.text and "🔵" in board.embeds[0].footer.text
+
+
+async def test_a_step_is_played_with_the_selects_and_described(env, world) -> None:
+    thread, session = await start(env, world)
+    red = actor_for(session, world.alice, world.bob)
+    composer = await red.select(latest_board(thread), ["c3"])
+    offered = options_of(composer.response.message)
+    assert set(offered) == {"c3-d4", "c3-b4"}
+    assert offered["c3-d4"].description == "steps to d4"
+    assert not composer.response.attachments  # no preview before a move is chosen
+    confirmed = await play_with_selects(red, latest_board(thread), "c3-d4")
+    assert "Played `c3-d4`" in confirmed.response.content
+    board = latest_board(thread).embeds[0]
+    assert "played `c3-d4`: neutral pawn c3 steps to d4." in board.description
+
+
+async def test_cancel_closes_the_composer_without_playing(env, world) -> None:
+    thread, session = await start(env, world)
+    red = actor_for(session, world.alice, world.bob)
+    composer = await red.select(latest_board(thread), ["a1"])
+    picked = await red.select(composer.response.message, ["a1>c3"])
+    assert "hands its marble to c3" in picked.response.content
+    cancelled = await red.click(picked.response.message, label="Cancel")
+    assert "cancelled" in cancelled.response.content and session.ply == 0
+
+
+async def test_the_wrong_player_and_a_spectator_are_refused_privately(env, world) -> None:
+    thread, session = await start(env, world)
+    red = actor_for(session, world.alice, world.bob)
+    blue = world.bob if red is world.alice else world.alice
+    board = latest_board(thread)
+    refused = await blue.select(board, ["c3"])
+    assert refused.ephemeral and "turn, not yours" in refused.response.content
+    spectator = await world.carol.select(board, ["c3"])
+    assert spectator.ephemeral and "not playing" in spectator.response.content
+    typed = await blue.slash(thread, "move", notation="c13-d12")
+    assert typed.ephemeral and "turn, not yours" in typed.response.content
+    assert session.ply == 0
+
+
+async def test_an_illegal_typed_move_gets_the_engine_reason(env, world) -> None:
+    thread, session = await start(env, world)
+    red = actor_for(session, world.alice, world.bob)
+    for move in ("c3-c4", "a1-e5", "zz"):
+        result = await red.slash(thread, "move", notation=move)
+        assert result.ephemeral and result.response.content == _engine_reason(session, move)
+    assert session.ply == 0
+
+
+async def test_move_autocomplete_lists_legal_moves_matching_the_prefix(env, world) -> None:
+    thread, session = await start(env, world)
+    red = actor_for(session, world.alice, world.bob)
+    values = [c["value"] for c in await red.autocomplete(thread, "move", "notation", " C3")]
+    assert sorted(values) == ["c3-b4", "c3-d4"]
+    assert len(await red.autocomplete(thread, "move", "notation", "")) == 25

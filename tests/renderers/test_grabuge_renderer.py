@@ -1,0 +1,127 @@
+"""The Grabuge renderer: valid, deterministic PNGs that show the cards, capped when long."""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engines import CHANCE, GAMES
+from engines.grabuge import GrabugeState
+from renderers import render
+from renderers.grabuge import HEIGHT, RED, WIDTH
+
+GRABUGE = GAMES["grabuge"]
+
+
+def _played(decks: int = 2, seed: int = 3, choices: int = 12) -> GrabugeState:
+    """A game played at random until `choices` real choices were made (or the end)."""
+    state: GrabugeState = GRABUGE.new_state(2, {"decks": decks})  # type: ignore[assignment]
+    rng = random.Random(seed)
+    made = 0
+    while not state.is_over() and made < choices:
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_moves()
+        made += len(legal) > 1
+        state.apply(rng.choice(legal))
+    return state
+
+
+def _image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _red_pixels(png: bytes) -> int:
+    red = tuple(int(RED[i:i + 2], 16) for i in (1, 3, 5))
+    colours = _image(png).getcolors(WIDTH * HEIGHT) or []
+    return sum(count for count, pixel in colours
+               if all(abs(a - b) <= 20 for a, b in zip(pixel, red, strict=True)))
+
+
+def _with_cards(view: dict[str, Any], card: str) -> dict[str, Any]:
+    """The view with every face-up card replaced by `card`."""
+    view = copy.deepcopy(view)
+    for pile in view["tableau"]:
+        pile["cards"] = [card] * len(pile["cards"])
+        pile["top"] = card
+    for player in view["players"]:
+        if player["grabuge"]["top"]:
+            player["grabuge"]["top"] = card
+        player["reserve"] = [[card] * len(column) for column in player["reserve"]]
+    if view["placing"]:
+        view["placing"]["card"] = card
+    return view
+
+
+def test_png_decodes_at_the_expected_size() -> None:
+    png = render(GRABUGE.new_state(2).view(None))
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(png))
+    image.verify()
+    assert image.size == (WIDTH, HEIGHT) == (800, 1060)
+
+
+@pytest.mark.parametrize("highlight", [None, "keep 2"])
+def test_same_input_gives_identical_bytes(highlight: str | None) -> None:
+    view = _played().view(None)
+    first = render(view, highlight, names=["Alice", "Bob"])
+    assert render(copy.deepcopy(view), highlight, names=["Alice", "Bob"]) == first
+
+
+def test_rendering_does_not_modify_the_view() -> None:
+    view = _played().view(None)
+    before = copy.deepcopy(view)
+    render(view, "keep 1", names=["Alice", "Bob"])
+    assert view == before
+
+
+def test_image_changes_when_the_position_changes() -> None:
+    state = _played(choices=5)
+    before = render(state.view(None))
+    state.apply(state.legal_moves()[-1])
+    assert render(state.view(None)) != before
+
+
+def test_highlighting_the_last_move_changes_the_image() -> None:
+    view = _played().view(None)
+    assert render(view, "keep 1") != render(view)
+
+
+def test_names_appear_in_the_picture() -> None:
+    view = _played().view(None)
+    assert render(view, names=["Alice", "Bob"]) != render(view, names=["Zoé", "Bob"])
+
+
+def test_hearts_and_diamonds_are_red_spades_and_clubs_are_not() -> None:
+    view = _played().view(None)
+    assert _red_pixels(render(_with_cards(view, "7H"))) > 500
+    assert _red_pixels(render(_with_cards(view, "7S"))) < 50
+
+
+def test_long_columns_and_many_piles_are_capped_with_a_count() -> None:
+    view = _played(decks=8, choices=40).view(None)
+    long = copy.deepcopy(view)
+    long["players"][0]["reserve"][0] = ["9C"] * 30
+    longer = copy.deepcopy(long)
+    longer["players"][0]["reserve"][0] = ["9C"] * 31
+    assert render(long) != render(longer)  # the "+N" tab counts the folded cards
+    crowded = copy.deepcopy(view)
+    crowded["tableau"] = [{"id": n, "cards": ["5D"], "top": "5D", "count": 1, "needs": "6"}
+                          for n in range(1, 33)]
+    image = _image(render(crowded))
+    assert image.size == (WIDTH, HEIGHT)
+
+
+def test_the_final_board_renders_the_result() -> None:
+    state = _played(choices=10_000)
+    assert state.is_over()
+    png = render(state.view(None), "keep 1", names=["Alice", "Bob"])
+    assert _image(png).size == (WIDTH, HEIGHT)
+    assert png != render(_played(choices=5).view(None))

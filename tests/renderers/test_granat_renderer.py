@@ -1,0 +1,117 @@
+"""The Granat renderer: valid, deterministic PNGs that show the position, the move and notes."""
+
+from __future__ import annotations
+
+import copy
+import io
+from typing import Any
+
+from PIL import Image
+
+from engines import GAMES
+from renderers import render
+from renderers.granat import BLUE, HEIGHT, RED, WIDTH, cell_centre
+
+GRANAT = GAMES["granat"]
+BEFORE_DOUBLE = ["i1>e3", "c13-d12", "e3-h6", "i15>g15", "a1>a3", "g15>i15", "a3-f8",
+                 "a15>a13", "c3-d4"]
+"""Blue to move, and it must capture: a13xg7 or a13xg7xi5 (both Red garnet pawns)."""
+
+
+def _state(moves: list[str]) -> Any:
+    state = GRANAT.new_state(2)
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def _pixel(png: bytes, point: tuple[float, float]) -> tuple[int, int, int]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return image.getpixel((round(point[0]), round(point[1])))
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 14) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def test_png_decodes_at_the_portrait_size() -> None:
+    png = render(GRANAT.new_state(2).view(None))
+    image = Image.open(io.BytesIO(png))
+    image.verify()
+    assert image.size == (WIDTH, HEIGHT) == (800, 1080)
+
+
+def test_same_input_gives_identical_bytes_and_leaves_the_view_alone() -> None:
+    view = _state(BEFORE_DOUBLE).view(None)
+    before = copy.deepcopy(view)
+    first = render(view, "a13xg7xi5", preview=True, names=["Alice", "Bob"])
+    assert render(copy.deepcopy(view), "a13xg7xi5", preview=True, names=["Alice", "Bob"]) == first
+    assert view == before
+
+
+def test_pawns_are_drawn_red_and_blue_where_they_stand() -> None:
+    png = render(GRANAT.new_state(2).view(None))
+    x, y = cell_centre("c1")
+    assert _close(_pixel(png, (x + 12, y + 12)), _rgb(RED.fill))
+    x, y = cell_centre("c15")
+    assert _close(_pixel(png, (x + 12, y + 12)), _rgb(BLUE.fill))
+
+
+def test_image_changes_when_the_position_changes_and_with_the_last_move() -> None:
+    state = GRANAT.new_state(2)
+    start = render(state.view(None))
+    state.apply("c3-d4")
+    moved = render(state.view(None))
+    assert moved != start
+    assert render(state.view(None), "c3-d4") != moved
+
+
+def test_preview_differs_from_the_same_move_played_and_between_moves() -> None:
+    view = _state(BEFORE_DOUBLE).view(None)
+    long_one = render(view, "a13xg7xi5", preview=True)
+    assert long_one != render(view, "a13xg7", preview=True)
+    assert long_one != render(view, "a13xg7xi5")
+
+
+def test_captured_pawns_are_left_as_crossed_ghosts() -> None:
+    state = _state(BEFORE_DOUBLE)
+    state.apply("a13xg7xi5")
+    view = state.view(None)
+    assert view["last_captured"] == ["f8", "h6"]
+    with_move = render(view, "a13xg7xi5")
+    x, y = cell_centre("h6")
+    # Beside the cross, the faded Red disc shows through the board colour.
+    ghost = _pixel(with_move, (x, y - 18))
+    assert ghost[0] > ghost[2] + 40  # reddish
+    assert _pixel(render(view), (x, y - 18)) != ghost
+
+
+def test_the_early_stop_and_the_garnet_cell_notes_change_the_picture() -> None:
+    state = _state(BEFORE_DOUBLE)
+    state.apply("a13xg7xi5")
+    view = state.view(None)
+    assert view["players"][0]["may_stop_early"]
+    quiet = copy.deepcopy(view)
+    quiet["players"][0]["may_stop_early"] = False
+    assert render(view) != render(quiet)
+    protecting = copy.deepcopy(quiet)
+    protecting["garnet_cell"]["status"] = "protecting"
+    protecting["garnet_cell"]["occupant"] = {"seat": 1, "colour": "blue", "garnet": True}
+    assert render(protecting) != render(quiet)
+
+
+def test_unreadable_highlight_is_ignored_rather_than_failing() -> None:
+    view = GRANAT.new_state(2).view(None)
+    assert render(view, "not a move") == render(view)
+    assert render(view, "z9-z10", preview=True) == render(view)
+
+
+def test_a_finished_game_renders_with_names() -> None:
+    state = _state(BEFORE_DOUBLE)
+    view = state.view(None)
+    view["result"] = {"winners": [1], "scores": None, "reason": "captured_all"}
+    assert render(view, names=["Alice", "Bob"]) != render(view)

@@ -23,6 +23,22 @@ def resign_prompt(session: GameSession) -> tuple[str, discord.ui.View]:
     return f"Resign {session.title}? {others} at once.", view
 
 
+async def play_from_panel(
+    interaction: discord.Interaction, session: GameSession, move: str
+) -> None:
+    """A private panel's last choice: play `move`, then close the panel saying what was played."""
+    session.seat_to_act(interaction.user.id, expected_ply=session.ply)
+    await interaction.response.defer()
+    turn = await session.play(interaction.user.id, move, expected_ply=session.ply)
+    await interaction.edit_original_response(
+        content=f"Played `{turn.moves[0].move}`.", attachments=[], embed=None, view=None)
+
+
+async def close_panel(interaction: discord.Interaction, text: str) -> None:
+    """Close a private panel (Cancel), leaving `text` in its place."""
+    await interaction.response.edit_message(content=text, attachments=[], embed=None, view=None)
+
+
 async def handle_common(
     interaction: discord.Interaction, session: GameSession, action: str, arg: str
 ) -> bool:

@@ -9,6 +9,7 @@ import discord
 
 from bot.components import GameButton, GameSelect
 from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from bot.games.common import close_panel, play_from_panel
 from engines import IllegalMove, Result
 from engines.graps import SEAT_NAMES, GrapsState
 from storage import MoveKind, NewMove
@@ -181,14 +182,9 @@ class GrapsUI(GameUI):
             await interaction.response.defer()
             await session.play(interaction.user.id, values[0], expected_ply=session.ply)
         elif action == "place":
-            session.seat_to_act(interaction.user.id)
-            await interaction.response.defer()
-            turn = await session.play(interaction.user.id, arg, expected_ply=session.ply)
-            await interaction.edit_original_response(
-                content=f"Played `{turn.moves[0].move}`.", view=None)
+            await play_from_panel(interaction, session, arg)
         elif action == "cancel":
-            await interaction.response.edit_message(
-                content="Cancelled: choose a row on the board to start again.", view=None)
+            await close_panel(interaction, "Cancelled: choose a row on the board to start again.")
         else:
             raise IllegalMove(f"unknown Graps action {action!r}")
 

@@ -16,6 +16,7 @@ import discord
 from bot.components import GameButton, GameSelect
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from bot.games.common import close_panel, play_from_panel
 from engines import Result
 from engines.kraut_ruben import (
     FIXED_POINTS,
@@ -281,13 +282,9 @@ class KrautRubenUI(GameUI):
             else:
                 await interaction.response.send_message(content, view=view, ephemeral=True)
         elif action in ("placebed", "molebed"):
-            session.seat_to_act(user, expected_ply=session.ply)
-            await interaction.response.defer()
-            await session.play(user, values[0], expected_ply=session.ply)
-            await interaction.edit_original_response(content=f"Played `{values[0]}`.", view=None)
+            await play_from_panel(interaction, session, values[0])
         elif action == "cancel":
-            await interaction.response.edit_message(
-                content="Cancelled: use the board's controls to choose again.", view=None)
+            await close_panel(interaction, "Cancelled: use the board's controls to choose again.")
         else:
             raise Refusal(f"Unknown Kraut & Rüben action {action!r}.")
 

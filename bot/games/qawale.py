@@ -10,6 +10,7 @@ import discord
 
 from bot.components import GameButton, GameSelect
 from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from bot.games.common import close_panel, play_from_panel
 from engines import IllegalMove, Result
 from engines.qawale import Direction, QawaleMove, QawaleState, parse_notation
 from renderers import render
@@ -83,14 +84,10 @@ class QawaleUI(GameUI):
             content, view, image = await self._composer(session, move)
             await interaction.response.edit_message(content=content, view=view, attachments=[image])
         elif action == "play":
-            await interaction.response.defer()
-            await session.play(interaction.user.id, arg, expected_ply=session.ply)
-            await interaction.edit_original_response(
-                content=f"Played `{arg}`.", attachments=[], embed=None, view=None)
+            await play_from_panel(interaction, session, arg)
         elif action == "cancel":
-            await interaction.response.edit_message(
-                content="Move cancelled: pick a stack on the board to start again.",
-                attachments=[], embed=None, view=None)
+            await close_panel(interaction,
+                              "Move cancelled: pick a stack on the board to start again.")
         else:
             raise IllegalMove(f"unknown Qawale action {action!r}")
 

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
+from bot.cogs.records import Records
 from bot.components import ChallengeButton, GameButton, GameSelect, tell
 from bot.config import Settings
 from bot.sessions import SessionManager
@@ -48,6 +49,7 @@ class Ludotheque(commands.Bot):
         self.add_dynamic_items(GameButton, GameSelect, ChallengeButton)
         await self.add_cog(Lobby(self))
         await self.add_cog(Play(self))
+        await self.add_cog(Records(self))
         await self._sync_commands()
         await self.challenges.resume()
 

@@ -57,6 +57,8 @@ class GameSession:
         self.record = record
         self.state = state
         self.lock = asyncio.Lock()
+        self.abort_votes: set[int] = set()
+        """Players who asked to abort (kept in memory: a restart forgets the votes)."""
 
     # -- what the UI asks -----------------------------------------------------------
 
@@ -161,6 +163,26 @@ class GameSession:
             await self._store(turn, Result(winners, None, "resigned"))
             await self._announce(turn)
             return turn
+
+    async def abort(self, by: str) -> None:
+        """Cancel the game (no result, no rating): store it, post a notice, retire the board."""
+        async with self.lock:
+            if self.is_over:
+                raise GameOver("This game is already over.")
+            if not await self.bot.db.abort_game(self.id, now=discord.utils.utcnow()):
+                fresh = await self.bot.db.get_game(self.id)
+                if fresh is not None:
+                    self._replace(fresh)
+                raise GameOver("This game is already over.")
+            self.record.status = GameStatus.ABORTED
+            try:
+                channel = await self.channel()
+                await channel.send(f"🛑 **{self.title}** was aborted by {by}. "
+                                   "It counts for no rating.")
+                if self.record.board_message_id is not None:
+                    await self._retire(channel, self.record.board_message_id)
+            except discord.HTTPException:
+                log.exception("game %s: could not announce the abort", self.id)
 
     async def advance(self) -> Turn | None:
         """Play pending chance outcomes and forced moves (after a start or a restart)."""

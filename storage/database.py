@@ -223,6 +223,49 @@ class Database:
             raise
         return new_ply
 
+    async def abort_game(self, game_id: int, *, now: datetime) -> bool:
+        """Mark a running game aborted (it counts for no rating); False if it was not running."""
+        stamp = now.isoformat()
+        cursor = await self._write(
+            """UPDATE games SET status = ?, updated_at = ?, finished_at = ?
+               WHERE id = ? AND status = ?""",
+            (GameStatus.ABORTED.value, stamp, stamp, game_id, GameStatus.RUNNING.value),
+        )
+        await self._db.commit()
+        return cursor.rowcount == 1
+
+    async def finished_games(
+        self, game: str | None = None, *, guild_id: int | None = None
+    ) -> list[GameRecord]:
+        """Finished games (not aborted), oldest result first; of one game and one server."""
+        sql = "SELECT * FROM games WHERE status = ?"
+        params: list[Any] = [GameStatus.FINISHED.value]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        async with self._db.execute(sql + " ORDER BY finished_at, id", params) as cursor:
+            rows = await cursor.fetchall()
+        return await self._games(rows)
+
+    async def games_of(
+        self, user_id: int, *, guild_id: int | None = None, limit: int = 10
+    ) -> list[GameRecord]:
+        """A player's latest games that ended (finished or aborted), newest first."""
+        sql = """SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id
+                 WHERE s.user_id = ? AND g.status != ?"""
+        params: list[Any] = [user_id, GameStatus.RUNNING.value]
+        if guild_id is not None:
+            sql += " AND g.guild_id = ?"
+            params.append(guild_id)
+        sql += " ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC LIMIT ?"
+        params.append(limit)
+        async with self._db.execute(sql, params) as cursor:
+            rows = await cursor.fetchall()
+        return await self._games(rows)
+
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the board message that carries the game's live components."""
         await self._write(
@@ -242,6 +285,20 @@ class Database:
             for row in rows
         ]
 
+    async def _games(self, rows: Sequence[aiosqlite.Row]) -> list[GameRecord]:
+        """Records for many game rows, their seats read in one query."""
+        if not rows:
+            return []
+        ids = [row["id"] for row in rows]
+        seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
+        async with self._db.execute(
+            "SELECT game_id, seat, user_id, display_name FROM seats WHERE game_id IN "
+            "(SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
+        ) as cursor:
+            for r in await cursor.fetchall():
+                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"]))
+        return [_record(row, seats[row["id"]]) for row in rows]
+
     async def _game(self, row: aiosqlite.Row) -> GameRecord:
         async with self._db.execute(
             "SELECT seat, user_id, display_name FROM seats WHERE game_id = ? ORDER BY seat",
@@ -249,24 +306,7 @@ class Database:
         ) as cursor:
             rows = await cursor.fetchall()
         seats = [Seat(r["seat"], r["user_id"], r["display_name"]) for r in rows]
-        return GameRecord(
-            id=row["id"],
-            game=row["game"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            parent_id=row["parent_id"],
-            seats=seats,
-            options=json.loads(row["options"]),
-            rng_seed=row["rng_seed"],
-            state=json.loads(row["state"]),
-            ply=row["ply"],
-            status=GameStatus(row["status"]),
-            result=json.loads(row["result"]) if row["result"] else None,
-            board_message_id=row["board_message_id"],
-            created_at=datetime.fromisoformat(row["created_at"]),
-            updated_at=datetime.fromisoformat(row["updated_at"]),
-            finished_at=_time(row["finished_at"]),
-        )
+        return _record(row, seats)
 
     # -- challenges ---------------------------------------------------------------------
 
@@ -374,4 +414,25 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         expires_at=datetime.fromisoformat(row["expires_at"]),
         accepted_ids=json.loads(row["accepted_ids"]),
         kind=row["kind"],
+    )
+
+
+def _record(row: aiosqlite.Row, seats: list[Seat]) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_id=row["parent_id"],
+        seats=seats,
+        options=json.loads(row["options"]),
+        rng_seed=row["rng_seed"],
+        state=json.loads(row["state"]),
+        ply=row["ply"],
+        status=GameStatus(row["status"]),
+        result=json.loads(row["result"]) if row["result"] else None,
+        board_message_id=row["board_message_id"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+        finished_at=_time(row["finished_at"]),
     )

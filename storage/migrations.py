@@ -92,5 +92,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE challenges ADD COLUMN kind TEXT NOT NULL DEFAULT 'challenge'",
         ),
     ),
+    Migration(
+        3,
+        "indexes for ratings, leaderboards and history",
+        (
+            "CREATE INDEX games_by_game ON games (game, status, finished_at)",
+            "CREATE INDEX seats_by_user_game ON seats (user_id, game_id)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""

@@ -1,4 +1,4 @@
-"""`/move`, `/board` and `/resign`: acting on the game running in this channel or thread."""
+"""`/move`, `/board`, `/resign` and `/abort`: acting on the game in this channel or thread."""
 
 from __future__ import annotations
 
@@ -80,5 +80,34 @@ class Play(commands.Cog):
             await interaction.response.send_message(text, view=view, ephemeral=True)
         await run_guarded(interaction, ask())
 
-
-
+    @app_commands.command(name="abort", description="Cancel the game in this thread (no rating)")
+    @app_commands.guild_only()
+    async def abort(self, interaction: discord.Interaction) -> None:
+        """A moderator cancels the game at once; players cancel it when all of them ask."""
+        async def cancel() -> None:
+            session = await self._session_here(interaction)
+            if session.is_over:
+                raise Refusal("This game is already over.")
+            user = interaction.user
+            perms = interaction.permissions
+            if perms.manage_messages or perms.manage_threads:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                await session.abort(by=user.mention)
+                await interaction.followup.send(f"{session.title} is aborted.", ephemeral=True)
+                return
+            if session.record.seat_of(user.id) is None:
+                raise Refusal("Only a moderator (Manage Messages or Manage Threads) or the "
+                              "players themselves, all together, can abort a game.")
+            session.abort_votes.add(user.id)
+            missing = [s for s in session.record.seats if s.user_id not in session.abort_votes]
+            if missing:
+                names = ", ".join(s.display_name for s in missing)
+                await interaction.response.send_message(
+                    f"{user.mention} asks to abort {session.title}; it ends with no rating "
+                    f"once every player agrees with `/abort` (waiting for {names}).",
+                    allowed_mentions=discord.AllowedMentions.none())
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await session.abort(by="all its players")
+            await interaction.followup.send(f"{session.title} is aborted.", ephemeral=True)
+        await run_guarded(interaction, cancel())

@@ -173,3 +173,20 @@ async def test_a_challenge_records_who_joined_and_who_accepted(db: Database) -> 
     await db.close_challenge(lobby.id, ChallengeStatus.CANCELLED)
     assert not await db.update_challenge_players(
         lobby.id, opponent_ids=[], player_names={}, accepted_ids=[])
+
+
+async def test_an_aborted_game_keeps_no_result_and_leaves_the_rated_games(db: Database) -> None:
+    aborted, done = await _new_game(db, channel_id=10), await _new_game(db, channel_id=11)
+    await db.record_moves(done.id, 0, [NewMove(0, 100, MoveKind.RESIGN, "resign")], done.state,
+                          result={"winners": [1], "scores": None, "reason": "resigned"},
+                          now=NOW)
+    assert await db.abort_game(aborted.id, now=NOW)
+    assert not await db.abort_game(aborted.id, now=NOW)  # only a running game
+    assert not await db.abort_game(done.id, now=NOW)
+    stored = await db.get_game(aborted.id)
+    assert stored.status is GameStatus.ABORTED and stored.result is None
+    assert await db.running_game_in(10) is None
+    assert [g.id for g in await db.finished_games("qawale", guild_id=1)] == [done.id]
+    assert await db.finished_games("qawale", guild_id=2) == []
+    assert [g.id for g in await db.games_of(100, guild_id=1)] == [done.id, aborted.id]
+    assert await db.games_of(300) == []

@@ -1,0 +1,73 @@
+"""Ratings rebuilt from results: openskill PlackettLuce over finished games, in order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.ratings import compute_ratings, leaderboard, outcome_of, page_of, ranks_of
+from storage import GameRecord, GameStatus, Seat
+
+NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
+NAMES = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave"}
+
+
+def finished(game_id: int, players: list[int], winners: list[int], scores=None) -> GameRecord:
+    """A finished game with `players` by seat and `winners` as seats."""
+    return GameRecord(
+        id=game_id, game="kraut_ruben", guild_id=1, channel_id=10, parent_id=None,
+        seats=[Seat(i, u, NAMES[u]) for i, u in enumerate(players)], options={}, rng_seed=0,
+        state={}, ply=10, status=GameStatus.FINISHED,
+        result={"winners": winners, "scores": scores, "reason": "end"},
+        board_message_id=None, created_at=NOW, updated_at=NOW, finished_at=NOW,
+    )
+
+
+def test_a_two_player_sequence_moves_the_winner_up() -> None:
+    players = compute_ratings([finished(1, [1, 2], [0]), finished(2, [2, 1], [1]),
+                               finished(3, [1, 2], [1])])
+    alice, bob = players[1], players[2]
+    assert (alice.games, alice.wins, alice.losses, alice.draws) == (3, 2, 1, 0)
+    assert (bob.games, bob.wins, bob.losses) == (3, 1, 2)
+    assert alice.rating > bob.rating
+    assert alice.streak == -1 and bob.streak == 1 and alice.best_streak == 2
+    assert [p.name for p in leaderboard(players)] == ["Alice", "Bob"]
+
+
+def test_ratings_are_rebuilt_identically_from_the_same_results() -> None:
+    games = [finished(i, [1, 2, 3], [i % 3]) for i in range(1, 7)]
+    first, second = compute_ratings(games), compute_ratings(games)
+    assert {u: p.rating for u, p in first.items()} == {u: p.rating for u, p in second.items()}
+
+
+def test_three_players_the_winner_gains_most_and_scores_order_the_rest() -> None:
+    players = compute_ratings([finished(1, [1, 2, 3], [2], scores=[10, 3, 25])])
+    carol, alice, bob = players[3], players[1], players[2]
+    assert carol.rating > alice.rating > bob.rating
+    assert ranks_of({"winners": [2], "scores": [10, 3, 25]}, 3) == [2, 3, 1]
+
+
+def test_several_winners_share_rank_one_as_a_draw() -> None:
+    result = {"winners": [0, 2], "scores": None, "reason": "resigned"}
+    assert ranks_of(result, 3) == [1, 2, 1]
+    assert [outcome_of(result, s) for s in range(3)] == ["draw", "loss", "draw"]
+    players = compute_ratings([finished(1, [1, 2, 3], [0, 2])])
+    assert players[1].rating == players[3].rating > players[2].rating
+    assert players[1].draws == 1 and players[1].streak == 0
+
+
+def test_no_winner_is_a_draw_for_everyone() -> None:
+    players = compute_ratings([finished(1, [1, 2], [])])
+    assert players[1].rating == players[2].rating and players[1].draws == 1
+
+
+def test_the_latest_stored_name_is_shown() -> None:
+    later = finished(2, [1, 2], [0])
+    later.seats[0] = Seat(0, 1, "Alice B.")
+    assert compute_ratings([finished(1, [1, 2], [0]), later])[1].name == "Alice B."
+
+
+def test_pages_are_clamped() -> None:
+    items = list(range(23))
+    assert page_of(items, 0, 10) == (list(range(10)), 0, 3)
+    assert page_of(items, 5, 10) == ([20, 21, 22], 2, 3)
+    assert page_of([], 0, 10) == ([], 0, 1)

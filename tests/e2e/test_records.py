@@ -1,0 +1,119 @@
+"""Leaderboards, stats, history, replays and /abort, end to end."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from PIL import Image
+
+from storage import GameStatus, MoveKind, NewMove, Seat
+from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board
+
+NOW = discord.utils.utcnow()
+
+
+async def _resign_game(env, world, loser, winner) -> int:
+    _thread, session = await challenge_and_accept(env, world.channel, winner, loser)
+    await session.resign(loser.id)
+    return session.id
+
+
+async def test_a_resignation_rates_the_winner_first(env, world) -> None:
+    await _resign_game(env, world, world.bob, world.alice)
+    board = await world.carol.slash(world.channel, "leaderboard", game="qawale")
+    assert not board.ephemeral
+    text = board.response.embeds[0].description
+    assert text.index("Alice") < text.index("Bob")
+    assert "1 game · 1 win" in text and "1 game · 0 wins" in text
+    assert board.response.components == []  # one page: no paging buttons
+
+
+async def test_the_leaderboard_pages_with_buttons(env, world) -> None:
+    db = bot_of(env).db
+    for i in range(12):  # 12 finished games between 24 players: three pages
+        game = await db.create_game(
+            game="graps", guild_id=world.guild.id, channel_id=900 + i, parent_id=None,
+            seats=[Seat(0, 1000 + i, f"P{i:02}a"), Seat(1, 2000 + i, f"P{i:02}b")],
+            options={}, rng_seed=1, state={}, now=NOW)
+        await db.record_moves(game.id, 0, [NewMove(1, 2000 + i, MoveKind.RESIGN, "resign")], {},
+                              result={"winners": [0], "scores": None, "reason": "resigned"},
+                              now=NOW)
+    first = await world.alice.slash(world.channel, "leaderboard", game="graps")
+    embed = first.response.embeds[0]
+    assert embed.footer.text.startswith("Page 1/3 · 24 players")
+    assert embed.description.count("\n") == 9 and "**1.**" in embed.description
+    second = await world.alice.click(first.response.message, label="Next")
+    embed = second.response.embeds[0]
+    assert embed.footer.text.startswith("Page 2/3") and "**11.**" in embed.description
+    back = await world.bob.click(second.response.message, label="Previous")
+    assert back.response.embeds[0].footer.text.startswith("Page 1/3")
+    everywhere = await world.alice.slash(world.channel, "leaderboard", game="graps",
+                                         scope="global")
+    assert "all servers" in everywhere.response.embeds[0].title
+
+
+async def test_stats_of_a_member_with_no_games(env, world) -> None:
+    result = await world.alice.slash(world.channel, "stats", member=world.carol)
+    assert "has not finished a rated game" in result.response.embeds[0].description
+
+
+async def test_stats_and_history_after_games(env, world) -> None:
+    first = await _resign_game(env, world, world.bob, world.alice)
+    second = await _resign_game(env, world, world.bob, world.alice)
+    stats = await world.carol.slash(world.channel, "stats", member=world.alice)
+    field = stats.response.embeds[0].fields[0]
+    assert field.name == "Qawale"
+    assert "2 games · 2 wins · 0 losses" in field.value and "Streak: 2 wins" in field.value
+    history = await world.bob.slash(world.channel, "history")
+    lines = history.response.embeds[0].description.splitlines()
+    assert lines[0].startswith(f"`#{second}` **Qawale** vs Alice · lost (resignation)")
+    assert lines[1].startswith(f"`#{first}`")
+
+
+async def test_replay_posts_a_gif_with_one_frame_per_move(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    for move in ["a1:NES", "a4:SSE"]:
+        mover = actor_for(session, world.alice, world.bob)
+        played = await mover.slash(thread, "move", notation=move)
+        assert "Played" in played.response.content, played.response.content
+    await session.resign(world.alice.id)
+    result = await world.carol.slash(world.channel, "replay", game=session.id)
+    assert not result.ephemeral
+    attachment = result.response.attachments[0]
+    assert attachment.filename == f"replay-{session.id}.gif"
+    gif = Image.open(io.BytesIO(await attachment.read()))
+    assert gif.n_frames == 3  # the start and two moves; the resignation draws nothing
+    missing = await world.carol.slash(world.channel, "replay", game=9999)
+    assert missing.ephemeral and "no game #9999" in missing.response.content
+
+
+async def test_abort_needs_a_moderator_or_every_player(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    refused = await world.carol.slash(thread, "abort")
+    assert refused.ephemeral and "Only a moderator" in refused.response.content
+    asked = await world.alice.slash(thread, "abort")
+    assert not asked.ephemeral and "waiting for Bob" in asked.response.content
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.RUNNING
+    agreed = await world.bob.slash(thread, "abort")
+    assert agreed.ephemeral and "aborted" in agreed.response.content
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.ABORTED
+
+
+async def test_a_moderator_aborts_and_the_game_counts_for_no_rating(env, world) -> None:
+    mods = world.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    dave = world.guild.add_member(env.create_user("dave", global_name="Dave"), roles=[mods])
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    board = latest_board(thread)
+    done = await dave.slash(thread, "abort")
+    assert done.ephemeral and "aborted" in done.response.content
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.status is GameStatus.ABORTED and stored.result is None
+    assert any("was aborted by" in (m.content or "") for m in thread.history())
+    assert board.id not in [m.id for m in thread.history() if m.components]
+    late = await world.alice.slash(thread, "move", notation="a1:NES")
+    assert late.ephemeral
+    leaderboard = await world.alice.slash(world.channel, "leaderboard", game="qawale")
+    assert "No rated game" in leaderboard.response.embeds[0].description
+    history = await world.alice.slash(world.channel, "history")
+    assert "aborted" in history.response.embeds[0].description

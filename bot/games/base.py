@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from engines import Result
+from renderers.common import SEAT_COLOURS
 from storage import MoveKind, NewMove
 
 if TYPE_CHECKING:
@@ -17,13 +18,18 @@ if TYPE_CHECKING:
 AUTOCOMPLETE_LIMIT = 25
 """Discord shows at most 25 autocomplete choices."""
 
+SEAT_BADGES = ("🔵", "🟠", "🟢", "🟣", "🩵")
+"""Emoji for seats 0–4, matching the renderer's seat colours (navy, orange, green, pink, sky)."""
+
 
 class GameUI(ABC):
     """A game's Discord controls; the session calls these, never the other way round."""
 
     game_id: str
-    seat_badges: tuple[str, ...]
-    seat_colours: tuple[discord.Colour, ...]
+    seat_badges: tuple[str, ...] = SEAT_BADGES
+    seat_colours: tuple[discord.Colour, ...] = tuple(
+        discord.Colour.from_str(colour.fill) for colour in SEAT_COLOURS[:len(SEAT_BADGES)])
+    """Embed colours by seat: the very colours the board pictures use."""
 
     def seat_badge(self, seat: int | None) -> str:
         """The emoji that stands for a seat's colour."""

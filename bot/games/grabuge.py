@@ -56,8 +56,6 @@ class GrabugeUI(GameUI):
     """Board: one button per reserve column when there is a choice; everything else is forced."""
 
     game_id = "grabuge"
-    seat_badges = ("🔵", "🟠")  # the renderer draws seat 0 navy, seat 1 orange
-    seat_colours = (discord.Colour.from_rgb(31, 59, 122), discord.Colour.from_rgb(240, 138, 0))
 
     # -- texts -----------------------------------------------------------------------------
 

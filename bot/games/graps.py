@@ -27,8 +27,6 @@ class GrapsUI(GameUI):
     """Board: a select of the cells (≤ 25 legal) or of the rows; composer: one button a cell."""
 
     game_id = "graps"
-    seat_badges = ("🔵", "🟠")  # the renderer draws seat 0 navy, seat 1 orange
-    seat_colours = (discord.Colour.from_rgb(31, 58, 120), discord.Colour.from_rgb(240, 138, 0))
 
     def status(self, session: GameSession) -> str:
         stocks = session.state.stocks  # type: ignore[attr-defined]

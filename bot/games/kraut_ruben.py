@@ -27,7 +27,6 @@ from engines.kraut_ruben import (
     parse_bed,
     parse_notation,
 )
-from renderers.common import SEAT_COLOURS
 from storage import MoveKind, NewMove
 
 if TYPE_CHECKING:
@@ -77,9 +76,6 @@ class KrautRubenUI(GameUI):
     """Board: Draw / Mole, then a bed menu, then Take or End; My contract answers privately."""
 
     game_id = "kraut_ruben"
-    # The renderer paints seats navy, orange, green, pink, sky (renderers.common.SEAT_COLOURS).
-    seat_badges = ("🔵", "🟠", "🟢", "🟣", "🩵")
-    seat_colours = tuple(discord.Colour.from_str(c.fill) for c in SEAT_COLOURS[:5])
 
     @staticmethod
     def _state(session: GameSession) -> KrautRubenState:

@@ -28,8 +28,6 @@ class QawaleUI(GameUI):
     """Board: a select of the stacks. Composer (private): direction buttons, Undo, Confirm."""
 
     game_id = "qawale"
-    seat_badges = ("🔵", "🟠")  # the renderer draws seat 0 navy, seat 1 orange
-    seat_colours = (discord.Colour.from_rgb(31, 58, 120), discord.Colour.from_rgb(232, 138, 28))
 
     def status(self, session: GameSession) -> str:
         stocks = session.state.stocks  # type: ignore[attr-defined]

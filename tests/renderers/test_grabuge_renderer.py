@@ -14,6 +14,7 @@ from engines import CHANCE, GAMES
 from engines.grabuge import GrabugeState
 from renderers import render
 from renderers.grabuge import HEIGHT, RED, WIDTH
+from tests.renderers.pixels import image as _image
 
 GRABUGE = GAMES["grabuge"]
 
@@ -32,10 +33,6 @@ def _played(decks: int = 2, seed: int = 3, choices: int = 12) -> GrabugeState:
         made += len(legal) > 1
         state.apply(rng.choice(legal))
     return state
-
-
-def _image(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
 
 
 def _red_pixels(png: bytes) -> int:

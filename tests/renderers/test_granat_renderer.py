@@ -11,6 +11,9 @@ from PIL import Image
 from engines import GAMES
 from renderers import render
 from renderers.granat import BLUE, HEIGHT, RED, WIDTH, cell_centre
+from tests.renderers.pixels import close
+from tests.renderers.pixels import pixel as _pixel
+from tests.renderers.pixels import rgb as _rgb
 
 GRANAT = GAMES["granat"]
 BEFORE_DOUBLE = ["i1>e3", "c13-d12", "e3-h6", "i15>g15", "a1>a3", "g15>i15", "a3-f8",
@@ -18,24 +21,15 @@ BEFORE_DOUBLE = ["i1>e3", "c13-d12", "e3-h6", "i15>g15", "a1>a3", "g15>i15", "a3
 """Blue to move, and it must capture: a13xg7 or a13xg7xi5 (both Red garnet pawns)."""
 
 
+def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 14) -> bool:
+    return close(a, b, tolerance)
+
+
 def _state(moves: list[str]) -> Any:
     state = GRANAT.new_state(2)
     for move in moves:
         state.apply(move)
     return state
-
-
-def _pixel(png: bytes, point: tuple[float, float]) -> tuple[int, int, int]:
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    return image.getpixel((round(point[0]), round(point[1])))
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
-
-
-def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 14) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
 def test_png_decodes_at_the_portrait_size() -> None:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import copy
-import io
 from typing import Any
-
-from PIL import Image
 
 from engines import GAMES
 from engines.graps import GrapsState
@@ -14,9 +11,17 @@ from engines.grid import Cell
 from renderers import render
 from renderers.common import CELL, HIGHLIGHT, seat_colour
 from renderers.graps import GEOMETRY, HEIGHT, LAND_TINTS, LEGAL_MARK, WIDTH
+from tests.renderers.pixels import close
+from tests.renderers.pixels import image as _image
+from tests.renderers.pixels import pixel as _pixel
+from tests.renderers.pixels import rgb as _rgb
 
 GRAPS = GAMES["graps"]
 EMPTY_ROW = "." * 15
+
+
+def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 14) -> bool:
+    return close(a, b, tolerance)
 
 
 def _position(rows: dict[int, str], tail: str) -> str:
@@ -27,22 +32,6 @@ def _position(rows: dict[int, str], tail: str) -> str:
 PRUNABLE = _position({15: ".......O.......", 14: ".......o.......", 13: "......xo.......",
                       2: "......x........", 1: "......X........"}, "0 grape 40 41")
 """Dark (to place a grape) can prune Light's h13 from g12, which also cuts nothing else."""
-
-
-def _image(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
-def _pixel(png: bytes, point: tuple[float, float]) -> tuple[int, int, int]:
-    return _image(png).getpixel((round(point[0]), round(point[1])))
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
-
-
-def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 14) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
 def _state(position: str) -> GrapsState:

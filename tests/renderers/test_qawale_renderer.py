@@ -14,6 +14,10 @@ from engines.grid import Cell
 from renderers import render
 from renderers.common import NEUTRAL, WIN, seat_colour
 from renderers.qawale import HEIGHT, TOP_RADIUS, WIDTH, _badge_centre, _top_centre
+from tests.renderers.pixels import close as _close
+from tests.renderers.pixels import image as _image
+from tests.renderers.pixels import pixel as _pixel
+from tests.renderers.pixels import rgb as _rgb
 
 QAWALE = GAMES["qawale"]
 MIDGAME = "1,n,n,-/1,-,-,n/n,nn0,0,0/-,n,n10,- 1 4 5"
@@ -26,22 +30,6 @@ ROW_WIN = "nn,-,-,nn/-,-,-,-/n,n,n,n/0,0,0,0 1 4 8"
 
 def _view(position: str) -> dict[str, Any]:
     return QAWALE.from_position(position).view(None)
-
-
-def _image(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
-def _pixel(png: bytes, point: tuple[float, float]) -> tuple[int, int, int]:
-    return _image(png).getpixel((round(point[0]), round(point[1])))
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
-
-
-def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 12) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
 def test_png_decodes_at_the_phone_friendly_size() -> None:

@@ -21,6 +21,7 @@ run: $(STAMP) .env
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)

@@ -5,23 +5,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.catalogue import CATALOGUE, OPTION_LABELS, CatalogueEntry, describe_options
-from bot.components import ChallengeButton, run_guarded
+from bot.components import ChallengeButton, LobbyButton
 from bot.errors import Refusal
-from bot.sessions import game_title
+from bot.games.base import GameUI, describe_options
+from bot.publisher import Post, Publisher, PublishFailed
+from bot.replies import Interaction
+from bot.sessions import SessionManager, game_title, utcnow
 from engines import GAMES
-from storage import ChallengeRecord, ChallengeStatus, Seat
-
-if TYPE_CHECKING:
-    from bot.client import Ludotheque
+from storage import ChallengeRecord, ChallengeStatus, Database, Seat
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +35,20 @@ THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embe
                       "attach_files")
 
 
+HostChannel = discord.TextChannel | discord.Thread
+"""Where a game can run: a text channel (usually in a thread of its own) or a thread."""
+
+
+def host_channel(interaction: Interaction, what: str) -> HostChannel:
+    """The channel of a command that opens a game; a Refusal anywhere else."""
+    channel = interaction.channel
+    if interaction.guild is None or channel is None:
+        raise Refusal(f"{what} are made in a server channel, not in direct messages.")
+    if not isinstance(channel, discord.TextChannel | discord.Thread):
+        raise Refusal(f"{what} are made in a text channel or a thread, not here.")
+    return channel
+
+
 def _permission_names(names: list[str]) -> str:
     return ", ".join(name.replace("_", " ").title() for name in names)
 
@@ -44,8 +56,12 @@ def _permission_names(names: list[str]) -> str:
 class ChallengeService:
     """Opens challenges, answers them and expires them (timers rebuilt after a restart)."""
 
-    def __init__(self, bot: Ludotheque) -> None:
-        self.bot = bot
+    def __init__(self, db: Database, sessions: SessionManager, uis: Mapping[str, GameUI[Any]],
+                 publisher: Publisher) -> None:
+        self.db = db
+        self.sessions = sessions
+        self.uis = uis
+        self.publisher = publisher
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -53,7 +69,7 @@ class ChallengeService:
 
     async def open(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         game_id: str,
         opponents: discord.Member | Sequence[discord.Member],
         options: dict[str, object] | None = None,
@@ -64,9 +80,7 @@ class ChallengeService:
         once every one of them has accepted, and any Decline cancels it.
         """
         challenger = interaction.user
-        channel = interaction.channel
-        if interaction.guild is None or channel is None:
-            raise Refusal("Challenges are made in a server channel, not in direct messages.")
+        channel = host_channel(interaction, "Challenges")
         entry = self._playable_entry(game_id)
         invited = [opponents] if isinstance(opponents, discord.Member) else list(opponents)
         for opponent in invited:
@@ -91,10 +105,10 @@ class ChallengeService:
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
 
-        now = discord.utils.utcnow()
+        now = utcnow()
         names = {challenger.id: challenger.display_name}
         names.update({o.id: o.display_name for o in invited})
-        challenge = await self.bot.db.create_challenge(
+        challenge = await self.db.create_challenge(
             game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
             challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
             player_names=names, options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT,
@@ -104,25 +118,23 @@ class ChallengeService:
             view=self._buttons(challenge), allowed_mentions=discord.AllowedMentions(users=True),
         )
         message = await interaction.original_response()
-        await self.bot.db.set_challenge_message(challenge.id, message.id)
+        await self.db.set_challenge_message(challenge.id, message.id)
         self._schedule(challenge)
 
     async def open_lobby(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         game_id: str,
         options: dict[str, object] | None = None,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down."""
         host = interaction.user
-        channel = interaction.channel
-        if interaction.guild is None or channel is None:
-            raise Refusal("Tables are opened in a server channel, not in direct messages.")
+        channel = host_channel(interaction, "Tables")
         self._playable_entry(game_id)
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
-        now = discord.utils.utcnow()
-        lobby = await self.bot.db.create_challenge(
+        now = utcnow()
+        lobby = await self.db.create_challenge(
             game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
             challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
             options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
@@ -130,21 +142,19 @@ class ChallengeService:
         await interaction.response.send_message(embed=self._embed(lobby),
                                                 view=self._buttons(lobby))
         message = await interaction.original_response()
-        await self.bot.db.set_challenge_message(lobby.id, message.id)
+        await self.db.set_challenge_message(lobby.id, message.id)
         self._schedule(lobby)
 
-    @staticmethod
-    def _playable_entry(game_id: str) -> CatalogueEntry:
-        """The game's catalogue entry; refuse an unknown or not yet playable game."""
-        from bot.games import PLAYABLE
-
-        entry = CATALOGUE.get(game_id)
-        if entry is None:
+    def _playable_entry(self, game_id: str) -> GameUI[Any]:
+        """The game's controls; refuse an unknown or not yet playable game."""
+        ui = self.uis.get(game_id)
+        if ui is None:
+            if game_id in GAMES:
+                ready = ", ".join(ui.name for ui in self.uis.values())
+                raise Refusal(f"{GAMES[game_id].name} is coming soon. You can play {ready} "
+                              "today.")
             raise Refusal(f"There is no game called {game_id!r}. See `/games`.")
-        if game_id not in PLAYABLE:
-            ready = ", ".join(CATALOGUE[g].name for g in PLAYABLE)
-            raise Refusal(f"{entry.name} is coming soon. You can play {ready} today.")
-        return entry
+        return ui
 
     @staticmethod
     def resolve_options(game_id: str, options: dict[str, object]) -> dict[str, object]:
@@ -153,14 +163,16 @@ class ChallengeService:
         for name in options:
             if name not in game.option_specs:
                 owner = next((GAMES[g].name for g in GAMES if name in GAMES[g].option_specs), "")
-                label = OPTION_LABELS.get(name, name)
+                spec = next((GAMES[g].option_specs[name] for g in GAMES
+                             if name in GAMES[g].option_specs), None)
+                label = spec.label if spec is not None else name
                 raise Refusal(f"“{label}” is an option of {owner}, not of {game.name}.")
         try:
             return game.resolve_options(options)
         except ValueError as error:
             raise Refusal(f"That option cannot be used: {error}.") from error
 
-    async def check_can_host(self, channel: discord.abc.GuildChannel | discord.Thread) -> None:
+    async def check_can_host(self, channel: HostChannel) -> None:
         """Refuse when a game could not start here: permissions, or a game already running."""
         me = channel.guild.me
         perms = channel.permissions_for(me)
@@ -174,7 +186,7 @@ class ChallengeService:
                 f"{_permission_names(missing)} permission there. Ask a moderator to grant it "
                 f"(Create Public Threads too, so each game gets its own thread), or challenge "
                 f"in another channel.")
-        running = await self.bot.db.running_game_in(channel.id)
+        running = await self.db.running_game_in(channel.id)
         if running is not None:
             raise Refusal(
                 f"A game is already running in {channel.mention} "
@@ -191,7 +203,7 @@ class ChallengeService:
         return all(getattr(perms, name) for name in THREAD_PERMISSIONS)
 
     def _embed(self, challenge: ChallengeRecord) -> discord.Embed:
-        entry = CATALOGUE[challenge.game]
+        entry = self.uis[challenge.game]
         expires = discord.utils.format_dt(challenge.expires_at, "R")
         minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
         if challenge.is_lobby:
@@ -225,7 +237,8 @@ class ChallengeService:
         embed = discord.Embed(title=title, description=description,
                               colour=discord.Colour.gold())
         if challenge.options:
-            embed.add_field(name="Options", value=describe_options(challenge.options))
+            embed.add_field(name="Options",
+                            value=describe_options(GAMES[challenge.game], challenge.options))
         return embed
 
     @staticmethod
@@ -249,18 +262,18 @@ class ChallengeService:
 
     async def _pending(self, challenge_id: int) -> ChallengeRecord:
         """The challenge if it may still be answered; otherwise a Refusal saying why."""
-        challenge = await self.bot.db.get_challenge(challenge_id)
+        challenge = await self.db.get_challenge(challenge_id)
         if challenge is None:
             raise Refusal("This challenge no longer exists.")
         if challenge.status is not ChallengeStatus.PENDING:
             raise Refusal(f"This challenge was already {challenge.status.value}.")
-        if discord.utils.utcnow() >= challenge.expires_at:
+        if utcnow() >= challenge.expires_at:
             await self.expire(challenge.id)
             raise Refusal("This challenge has expired. Send a new one with `/challenge`.")
         return challenge
 
     async def answer(
-        self, interaction: discord.Interaction, challenge_id: int, answer: str
+        self, interaction: Interaction, challenge_id: int, answer: str
     ) -> None:
         """Accept or Decline clicked."""
         async with self._locks[challenge_id]:  # a double click must not start two games
@@ -282,7 +295,7 @@ class ChallengeService:
             else:
                 challenge.accepted_ids.append(user)
                 if len(challenge.accepted_ids) < len(invited):
-                    await self.bot.db.update_challenge_players(
+                    await self.db.update_challenge_players(
                         challenge.id, opponent_ids=invited, player_names=challenge.player_names,
                         accepted_ids=challenge.accepted_ids)
                     await interaction.response.edit_message(embed=self._embed(challenge),
@@ -291,7 +304,7 @@ class ChallengeService:
                     await self._accept(interaction, challenge)
 
     async def answer_lobby(
-        self, interaction: discord.Interaction, lobby_id: int, action: str
+        self, interaction: Interaction, lobby_id: int, action: str
     ) -> None:
         """Join, Leave or Start clicked on an open table."""
         async with self._locks[lobby_id]:
@@ -321,24 +334,24 @@ class ChallengeService:
                     raise Refusal(f"Only {lobby.name_of(host)}, who opened this table, can "
                                   "start it.")
                 if len(lobby.player_ids) < game.min_players:
-                    raise Refusal(f"Waiting for players: {CATALOGUE[lobby.game].name} needs at "
+                    raise Refusal(f"Waiting for players: {GAMES[lobby.game].name} needs at "
                                   f"least {game.min_players}; {len(lobby.player_ids)} seated.")
                 await self._accept(interaction, lobby)
                 return
-            await self.bot.db.update_challenge_players(
+            await self.db.update_challenge_players(
                 lobby.id, opponent_ids=lobby.opponent_ids, player_names=lobby.player_names,
                 accepted_ids=lobby.accepted_ids)
             await interaction.response.edit_message(embed=self._embed(lobby),
                                                     view=self._buttons(lobby))
 
     async def _decline(
-        self, interaction: discord.Interaction, challenge: ChallengeRecord, user: int
+        self, interaction: Interaction, challenge: ChallengeRecord, user: int
     ) -> None:
         withdrawn = user == challenge.challenger_id
         status = ChallengeStatus.CANCELLED if withdrawn else ChallengeStatus.DECLINED
-        await self.bot.db.close_challenge(challenge.id, status)
+        await self.db.close_challenge(challenge.id, status)
         self._cancel_timer(challenge.id)
-        name = CATALOGUE[challenge.game].name
+        name = GAMES[challenge.game].name
         if challenge.is_lobby:
             text = f"{challenge.name_of(user)} closed the {name} table."
         elif withdrawn:
@@ -349,9 +362,9 @@ class ChallengeService:
             content=None, embed=discord.Embed(description=text, colour=discord.Colour.dark_grey()),
             view=None)
 
-    async def _accept(self, interaction: discord.Interaction, challenge: ChallengeRecord) -> None:
+    async def _accept(self, interaction: Interaction, challenge: ChallengeRecord) -> None:
         """Everyone is in: draw the seats, open the game's thread and start it."""
-        channel = interaction.channel
+        channel = host_channel(interaction, "Games")
         await self.check_can_host(channel)  # permissions may have changed in ten minutes
         await interaction.response.defer()
         user_ids = challenge.player_ids
@@ -360,7 +373,7 @@ class ChallengeService:
         title = game_title(challenge.game, names)
         home = await self._home(channel, title)
         game = GAMES[challenge.game]
-        record = await self.bot.db.create_game(
+        record = await self.db.create_game(
             game=challenge.game, guild_id=challenge.guild_id, channel_id=home.id,
             parent_id=channel.id if home.id != channel.id else None,
             seats=[Seat(i, uid, name) for i, (uid, name) in enumerate(zip(user_ids, names,
@@ -368,9 +381,9 @@ class ChallengeService:
             options=challenge.options,
             rng_seed=random.SystemRandom().getrandbits(63),
             state=game.new_state(len(user_ids), challenge.options).dump(),
-            now=discord.utils.utcnow(),
+            now=utcnow(),
         )
-        await self.bot.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
+        await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
         where = home.mention if home.id != channel.id else "this channel"
         if challenge.is_lobby:
@@ -383,13 +396,13 @@ class ChallengeService:
             content=None, view=None,
             embed=discord.Embed(description=f"✅ {who} **{title}** is on in {where}.",
                                 colour=discord.Colour.green()))
-        await self.bot.sessions.start(record)
+        await self.sessions.start(record)
 
-    async def _home(self, channel: discord.abc.Messageable, title: str) -> discord.abc.Messageable:
+    async def _home(self, channel: HostChannel, title: str) -> HostChannel:
         """A new public thread for the game, or the channel itself when none can be made."""
-        if self.starts_in_thread(channel):
+        if isinstance(channel, discord.TextChannel) and self.starts_in_thread(channel):
             try:
-                return await channel.create_thread(  # type: ignore[union-attr]
+                return await channel.create_thread(
                     name=title, type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             except discord.HTTPException as error:
@@ -397,9 +410,9 @@ class ChallengeService:
                 await self.check_can_host_without_thread(channel)
         return channel
 
-    async def check_can_host_without_thread(self, channel: discord.abc.Messageable) -> None:
+    async def check_can_host_without_thread(self, channel: HostChannel) -> None:
         """After a failed thread: the channel itself must be free."""
-        running = await self.bot.db.running_game_in(channel.id)  # type: ignore[attr-defined]
+        running = await self.db.running_game_in(channel.id)
         if running is not None:
             raise Refusal("I could not open a thread for this game, and a game already runs "
                           "in this channel. Try again in another channel.")
@@ -408,11 +421,11 @@ class ChallengeService:
 
     async def resume(self) -> None:
         """Rebuild the expiry timers of pending challenges (after a start)."""
-        for challenge in await self.bot.db.pending_challenges():
+        for challenge in await self.db.pending_challenges():
             self._schedule(challenge)
 
     def _schedule(self, challenge: ChallengeRecord) -> None:
-        delay = (challenge.expires_at - discord.utils.utcnow()).total_seconds()
+        delay = (challenge.expires_at - utcnow()).total_seconds()
         self._cancel_timer(challenge.id)
         self._timers[challenge.id] = asyncio.create_task(self._expire_after(challenge.id, delay))
 
@@ -433,13 +446,13 @@ class ChallengeService:
 
     async def expire(self, challenge_id: int) -> None:
         """Close a pending challenge as expired and say so on its message."""
-        if not await self.bot.db.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
+        if not await self.db.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
             return
-        challenge = await self.bot.db.get_challenge(challenge_id)
+        challenge = await self.db.get_challenge(challenge_id)
         if challenge is None or challenge.message_id is None:
             return
         minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
-        game = CATALOGUE[challenge.game].name
+        game = GAMES[challenge.game].name
         if challenge.is_lobby:
             text = f"⌛ This {game} table expired: it was not started within {minutes} minutes."
         else:
@@ -449,30 +462,7 @@ class ChallengeService:
                     f"answer within {minutes} minutes.")
         embed = discord.Embed(description=text, colour=discord.Colour.dark_grey())
         try:
-            channel = self.bot.get_channel(challenge.channel_id) or await self.bot.fetch_channel(
-                challenge.channel_id)
-            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[union-attr]
-                content=None, embed=embed, view=None)
-        except discord.HTTPException:
+            await self.publisher.edit(challenge.channel_id, challenge.message_id,
+                                      Post(embed=embed))
+        except PublishFailed:
             log.info("could not mark challenge %s as expired on Discord", challenge_id)
-
-
-
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"ll:(?P<lobby>\d+):(?P<action>join|leave|start)"):
-    """Join, Leave or Start on an open table (restart-proof, like the challenge buttons)."""
-
-    def __init__(self, lobby_id: int, action: str, **button: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"ll:{lobby_id}:{action}", **button))
-        self.lobby_id, self.action = lobby_id, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["lobby"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Ludotheque = interaction.client  # type: ignore[assignment]
-        await run_guarded(interaction, bot.challenges.answer_lobby(interaction, self.lobby_id,
-                                                                   self.action))

@@ -1,19 +1,27 @@
-"""The Ludothèque bot: storage, sessions, challenges, commands and persistent components."""
+"""The composition root: builds storage, registries and services, and wires them together.
+
+Nothing below this module knows the client: services get the database, the game registry
+and a publisher; cogs get services; components get the router through `RoutingClient`.
+"""
 
 from __future__ import annotations
 
 import logging
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
 from bot.cogs.records import Records
-from bot.components import ChallengeButton, GameButton, GameSelect, tell
+from bot.components import COMPONENTS, ComponentRouter
 from bot.config import Settings
+from bot.games import GAME_UIS
+from bot.publisher import DiscordPublisher
+from bot.records import RecordsService
+from bot.replies import on_app_command_error
+from bot.router import Router
 from bot.sessions import SessionManager
 from storage import Database
 
@@ -32,24 +40,36 @@ class Ludotheque(commands.Bot):
     db: Database
     sessions: SessionManager
     challenges: ChallengeService
+    records: RecordsService
+    _router: Router
 
     def __init__(self, settings: Settings) -> None:
         # No privileged intent: slash commands and components carry everything we need.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None)
         self.settings = settings
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(on_app_command_error)
         self._resumed = False
+        self._started = False
+
+    @property
+    def router(self) -> ComponentRouter:
+        """Where the restart-proof components send their clicks."""
+        return self._router
 
     async def setup_hook(self) -> None:
-        """Open storage, register commands and restart-proof components, sync, resume."""
+        """Open storage, build the services, register commands and components, sync, resume."""
         self.db = await Database.open(self.settings.database_url)
-        self.sessions = SessionManager(self, self.db)
-        self.challenges = ChallengeService(self)
-        self.add_dynamic_items(GameButton, GameSelect, ChallengeButton)
-        await self.add_cog(Lobby(self))
-        await self.add_cog(Play(self))
-        await self.add_cog(Records(self))
+        publisher = DiscordPublisher(self)
+        self.sessions = SessionManager(self.db, GAME_UIS, publisher)
+        self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher)
+        self.records = RecordsService(self.db, GAME_UIS)
+        self._router = Router(self.sessions, self.challenges, self.records)
+        self._started = True
+        self.add_dynamic_items(*COMPONENTS)
+        await self.add_cog(Lobby(self.challenges))
+        await self.add_cog(Play(self.sessions))
+        await self.add_cog(Records(self.records))
         await self._sync_commands()
         await self.challenges.resume()
 
@@ -69,19 +89,10 @@ class Ludotheque(commands.Bot):
         count = await self.sessions.resume_all()
         log.info("Ludothèque ready as %s; %d running game(s) resumed", self.user, count)
 
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """Unexpected failures: log them, and tell the user something went wrong."""
-        log.error("command %s failed", interaction.command, exc_info=error)
-        await tell(interaction, "Something went wrong on my side; nothing was changed. "
-                                "Please try again.")
-
     async def close(self) -> None:
         """Stop timers and close the database before disconnecting."""
-        if hasattr(self, "challenges"):
+        if self._started:
             self.challenges.cancel_timers()
-        if hasattr(self, "db"):
             await self.db.close()
         await super().close()
 

@@ -1,134 +1,298 @@
-"""Buttons and selects that survive restarts: every one is keyed by ids in its custom_id.
+"""Every button and menu that survives a restart, and the one codec of their custom_ids.
 
-Nothing lives in memory between clicks: a click names the game (or challenge), the board
-version (ply) it was drawn for, an action and its argument; the handler rebuilds what it
-needs from storage. This is discord.py's DynamicItem pattern (examples/views/dynamic_counter).
+Nothing lives in memory between clicks: a custom_id names the game (or challenge, table,
+leaderboard), the board version (ply) it was drawn for, an action and its argument. A click
+is decoded here and handed to the `ComponentRouter` the bot was given at start; every error
+ends in the one component error handler. This is discord.py's DynamicItem pattern
+(examples/views/dynamic_counter.py).
+
+| prefix | item | custom_id |
+|---|---|---|
+| `lg` | GameButton | `lg:<game>:<ply or x>:<action>:<arg>` |
+| `ls` | GameSelect | `ls:<game>:<ply or x>:<action>` |
+| `lc` | ChallengeButton | `lc:<challenge>:<accept or decline>` |
+| `ll` | LobbyButton | `ll:<table>:<join, leave or start>` |
+| `lb` | LeaderboardButton | `lb:<game>:<server or global>:<page>:<p or n>` |
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.errors import Refusal
-from engines import IllegalMove
+from bot.replies import Interaction, on_component_error
 
-if TYPE_CHECKING:
-    from bot.client import Ludotheque
+CUSTOM_ID_LIMIT = 100
+"""Discord's limit on a custom_id's length."""
 
-log = logging.getLogger(__name__)
-
-_GAME_TEMPLATE = r"lg:(?P<game>\d+):(?P<ply>\d+|x):(?P<action>[a-z_]+):(?P<arg>.*)"
-_SELECT_TEMPLATE = r"ls:(?P<game>\d+):(?P<ply>\d+|x):(?P<action>[a-z_]+)"
-_CHALLENGE_TEMPLATE = r"lc:(?P<challenge>\d+):(?P<answer>accept|decline)"
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
 
 
-def game_custom_id(prefix: str, game_id: int, ply: int | None, action: str, arg: str = "") -> str:
-    """`lg:12:5:step:b2:NN`: game 12, board at ply 5 (`x`: any ply), action, argument."""
-    tail = f":{arg}" if prefix == "lg" else ""
-    custom_id = f"{prefix}:{game_id}:{'x' if ply is None else ply}:{action}{tail}"
-    if len(custom_id) > 100:  # Discord's limit
-        raise ValueError(f"custom_id too long: {custom_id}")
+class Prefix(StrEnum):
+    """The first field of every custom_id: which kind of component it is."""
+
+    GAME_BUTTON = "lg"
+    GAME_SELECT = "ls"
+    CHALLENGE = "lc"
+    LOBBY = "ll"
+    LEADERBOARD = "lb"
+
+
+TEMPLATES: dict[Prefix, str] = {
+    Prefix.GAME_BUTTON: r"lg:(?P<game>\d+):(?P<ply>\d+|x):(?P<action>[a-z_]+):(?P<arg>.*)",
+    Prefix.GAME_SELECT: r"ls:(?P<game>\d+):(?P<ply>\d+|x):(?P<action>[a-z_]+)",
+    Prefix.CHALLENGE: r"lc:(?P<challenge>\d+):(?P<answer>accept|decline)",
+    Prefix.LOBBY: r"ll:(?P<lobby>\d+):(?P<action>join|leave|start)",
+    Prefix.LEADERBOARD:
+        r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)",
+}
+"""The regular expression of each kind of custom_id (what DynamicItem matches)."""
+
+
+def _checked(custom_id: str) -> str:
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"custom_id too long ({len(custom_id)} > {CUSTOM_ID_LIMIT}): {custom_id}")
     return custom_id
 
 
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+# -- what a custom_id says --------------------------------------------------------------------
 
 
-async def run_guarded(interaction: discord.Interaction, action: Any) -> None:
-    """Run a handler; a Refusal or an illegal move becomes a private message."""
-    try:
-        await action
-    except (Refusal, IllegalMove) as error:
-        await tell(interaction, str(error))
+@dataclass(frozen=True)
+class GameAction:
+    """A game component: the game, the ply it was drawn for (None: any), action, argument."""
+
+    game_id: int
+    ply: int | None
+    action: str
+    arg: str = ""
+
+    def custom_id(self, prefix: Prefix) -> str:
+        """`lg:12:5:step:b2:NN` for a button, `ls:12:5:stack` for a select."""
+        ply = "x" if self.ply is None else str(self.ply)
+        tail = f":{self.arg}" if prefix is Prefix.GAME_BUTTON else ""
+        return _checked(f"{prefix}:{self.game_id}:{ply}:{self.action}{tail}")
+
+    @classmethod
+    def decode(cls, match: re.Match[str]) -> GameAction:
+        """Read a matched game custom_id."""
+        ply = None if match["ply"] == "x" else int(match["ply"])
+        arg = match.groupdict().get("arg") or ""
+        return cls(int(match["game"]), ply, match["action"], arg)
 
 
-async def dispatch_game_action(
-    interaction: discord.Interaction, game_id: int, ply: int | None, action: str, arg: str,
-    values: list[str],
+@dataclass(frozen=True)
+class ChallengeAnswer:
+    """Accept or Decline on a challenge."""
+
+    challenge_id: int
+    answer: str
+
+    @property
+    def custom_id(self) -> str:
+        """`lc:7:accept`."""
+        return _checked(f"{Prefix.CHALLENGE}:{self.challenge_id}:{self.answer}")
+
+
+@dataclass(frozen=True)
+class LobbyAction:
+    """Join, Leave or Start on an open table."""
+
+    lobby_id: int
+    action: str
+
+    @property
+    def custom_id(self) -> str:
+        """`ll:7:join`."""
+        return _checked(f"{Prefix.LOBBY}:{self.lobby_id}:{self.action}")
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """A leaderboard page to show: game, scope, page number, and the button's direction."""
+
+    game: str
+    scope: str
+    page: int
+    direction: str
+
+    @property
+    def custom_id(self) -> str:
+        """`lb:qawale:server:1:n`."""
+        return _checked(f"{Prefix.LEADERBOARD}:{self.game}:{self.scope}:{self.page}:"
+                        f"{self.direction}")
+
+
+# -- where clicks go ----------------------------------------------------------------------------
+
+
+class ComponentRouter(Protocol):
+    """Where decoded clicks go; the bot hands one to the components at start."""
+
+    async def game_action(
+        self, interaction: Interaction, action: GameAction, values: list[str]
+    ) -> None:
+        """A game's button or menu (`values`: the options chosen in a menu)."""
+        ...
+
+    async def challenge_answer(self, interaction: Interaction, answer: ChallengeAnswer) -> None:
+        """Accept or Decline on a challenge."""
+        ...
+
+    async def lobby_action(self, interaction: Interaction, action: LobbyAction) -> None:
+        """Join, Leave or Start on a table."""
+        ...
+
+    async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
+        """Previous or Next on a leaderboard."""
+        ...
+
+
+@runtime_checkable
+class RoutingClient(Protocol):
+    """A client that was given a router (the bot is one)."""
+
+    @property
+    def router(self) -> ComponentRouter:
+        """Where the components send their clicks."""
+        ...
+
+
+def router_of(interaction: Interaction) -> ComponentRouter:
+    """The router of the client that received this click."""
+    client = interaction.client
+    if not isinstance(client, RoutingClient):
+        raise RuntimeError("the client has no component router")
+    return client.router
+
+
+async def _route(
+    interaction: Interaction, custom_id: str,
+    call: Callable[[ComponentRouter], Awaitable[None]],
 ) -> None:
-    """Route a game component to its game's controls, after the checks every game shares."""
-    bot: Ludotheque = interaction.client  # type: ignore[assignment]
-    session = await bot.sessions.get(game_id)
-    if session is None:
-        await tell(interaction, "This game no longer exists.")
-        return
-    if session.is_over:
-        result = session.result()
-        ending = f" {session.ui.result_text(session, result)}" if result else ""
-        await tell(interaction, f"This game is over.{ending}")
-        return
-    if ply is not None and ply != session.ply:
-        await tell(interaction, session.stale_text())
-        return
-    from bot.games.common import handle_common
-
-    if await handle_common(interaction, session, action, arg):
-        return
-    await run_guarded(interaction, session.ui.handle(interaction, session, action, arg, values))
+    """Run a click's handler; every error goes to the one component error handler."""
+    try:
+        await call(router_of(interaction))
+    except Exception as error:
+        await on_component_error(interaction, error, custom_id)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=_GAME_TEMPLATE):
-    """A button of a game: on a board, or in a player's private move composer."""
+# -- the items -------------------------------------------------------------------------------
 
-    def __init__(self, game_id: int, ply: int | None, action: str, arg: str = "", **button: Any):
-        super().__init__(discord.ui.Button(
-            custom_id=game_custom_id("lg", game_id, ply, action, arg), **button))
-        self.game_id, self.ply, self.action, self.arg = game_id, ply, action, arg
+
+class GameButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.GAME_BUTTON]):
+    """A button of a game: on a board, or in a player's private panel."""
+
+    def __init__(self, game_id: int, ply: int | None, action: str, arg: str = "",
+                 **button: Any) -> None:
+        self.action = GameAction(game_id, ply, action, arg)
+        super().__init__(discord.ui.Button(custom_id=self.action.custom_id(Prefix.GAME_BUTTON),
+                                           **button))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GameButton:
-        ply = None if match["ply"] == "x" else int(match["ply"])
-        return cls(int(match["game"]), ply, match["action"], match["arg"])
+        """Rebuild the button from its custom_id."""
+        action = GameAction.decode(match)
+        return cls(action.game_id, action.ply, action.action, action.arg)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch_game_action(interaction, self.game_id, self.ply, self.action, self.arg, [])
+    async def callback(self, interaction: Interaction) -> None:
+        """Hand the click to the game's controls."""
+        await _route(interaction, self.item.custom_id or "",
+                     lambda router: router.game_action(interaction, self.action, []))
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=_SELECT_TEMPLATE):
+class GameSelect(discord.ui.DynamicItem[Select], template=TEMPLATES[Prefix.GAME_SELECT]):
     """A select menu of a game (its options are the choices of one decision)."""
 
-    def __init__(self, game_id: int, ply: int | None, action: str, **select: Any):
-        super().__init__(discord.ui.Select(
-            custom_id=game_custom_id("ls", game_id, ply, action), **select))
-        self.game_id, self.ply, self.action = game_id, ply, action
+    def __init__(self, game_id: int, ply: int | None, action: str, **select: Any) -> None:
+        self.action = GameAction(game_id, ply, action)
+        super().__init__(discord.ui.Select(custom_id=self.action.custom_id(Prefix.GAME_SELECT),
+                                           **select))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GameSelect:
-        ply = None if match["ply"] == "x" else int(match["ply"])
-        return cls(int(match["game"]), ply, match["action"])
+        """Rebuild the menu from its custom_id."""
+        action = GameAction.decode(match)
+        return cls(action.game_id, action.ply, action.action)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await dispatch_game_action(interaction, self.game_id, self.ply, self.action, "", values)
+    async def callback(self, interaction: Interaction) -> None:
+        """Hand the chosen options to the game's controls."""
+        values = list(self.item.values)
+        await _route(interaction, self.item.custom_id or "",
+                     lambda router: router.game_action(interaction, self.action, values))
 
 
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=_CHALLENGE_TEMPLATE):
+class ChallengeButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.CHALLENGE]):
     """Accept or Decline on a challenge message."""
 
     def __init__(self, challenge_id: int, answer: str, **button: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"lc:{challenge_id}:{answer}", **button))
-        self.challenge_id, self.answer = challenge_id, answer
+        self.answer = ChallengeAnswer(challenge_id, answer)
+        super().__init__(discord.ui.Button(custom_id=self.answer.custom_id, **button))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChallengeButton:
+        """Rebuild the button from its custom_id."""
         return cls(int(match["challenge"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Ludotheque = interaction.client  # type: ignore[assignment]
-        await run_guarded(interaction, bot.challenges.answer(interaction, self.challenge_id,
-                                                              self.answer))
+    async def callback(self, interaction: Interaction) -> None:
+        """Answer the challenge."""
+        await _route(interaction, self.answer.custom_id,
+                     lambda router: router.challenge_answer(interaction, self.answer))
+
+
+class LobbyButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.LOBBY]):
+    """Join, Leave or Start on an open table."""
+
+    def __init__(self, lobby_id: int, action: str, **button: Any) -> None:
+        self.lobby_action = LobbyAction(lobby_id, action)
+        super().__init__(discord.ui.Button(custom_id=self.lobby_action.custom_id, **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["lobby"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Join, leave or start the table."""
+        await _route(interaction, self.lobby_action.custom_id,
+                     lambda router: router.lobby_action(interaction, self.lobby_action))
+
+
+class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.LEADERBOARD]):
+    """Previous or Next on a leaderboard; the page to show is in the custom_id."""
+
+    def __init__(self, game: str, scope: str, page: int, direction: str, **button: Any) -> None:
+        self.page = LeaderboardPage(game, scope, page, direction)
+        super().__init__(discord.ui.Button(custom_id=self.page.custom_id,
+                                           style=discord.ButtonStyle.secondary, **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardButton:
+        """Rebuild the button from its custom_id."""
+        return cls(match["game"], match["scope"], int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Show the page."""
+        await _route(interaction, self.page.custom_id,
+                     lambda router: router.leaderboard_page(interaction, self.page))
+
+
+COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton)
+"""Every restart-proof component, registered once by the bot at start."""

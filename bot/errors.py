@@ -1,4 +1,4 @@
-"""Refusals shown privately to the user who tried something."""
+"""Refusals: what a user may not do now, answered privately by the one error handler."""
 
 from __future__ import annotations
 
@@ -21,3 +21,11 @@ class GameOver(Refusal):
 
 class StaleBoard(Refusal):
     """The component belongs to a board that a later move replaced."""
+
+
+class NoGameHere(Refusal):
+    """A game command was used where no game runs."""
+
+
+class UnknownAction(Refusal):
+    """A component whose action this version of the bot does not know (an old message)."""

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
-from engines.base import CHANCE, Game, GameState, IllegalMove, Result
+from typing import Any
+
+from engines.base import CHANCE, EndReason, Game, GameState, IllegalMove, Result, ResultDict
 from engines.grabuge import GRABUGE
 from engines.granat import GRANAT
 from engines.graps import GRAPS
 from engines.kraut_ruben import KRAUT_RUBEN
 from engines.qawale import QAWALE
 
-GAMES: dict[str, Game] = {game.id: game for game in (GRAPS, KRAUT_RUBEN, GRABUGE, QAWALE, GRANAT)}
+GAMES: dict[str, Game[GameState[Any, Any]]] = {
+    game.id: game for game in (GRAPS, KRAUT_RUBEN, GRABUGE, QAWALE, GRANAT)
+}
 """Every game with an engine, by id."""
 
-__all__ = ["CHANCE", "GAMES", "Game", "GameState", "IllegalMove", "Result"]
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "EndReason",
+    "Game",
+    "GameState",
+    "IllegalMove",
+    "Result",
+    "ResultDict",
+]

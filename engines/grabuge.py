@@ -11,9 +11,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, Self, TypedDict
 
-from engines.base import CHANCE, Game, GameState, IllegalMove, Result, choice_option
+from engines.base import (
+    CHANCE,
+    EndReason,
+    Game,
+    GameState,
+    IllegalMove,
+    Result,
+    ResultDict,
+    choice_option,
+)
 
 # -- cards -----------------------------------------------------------------------------
 
@@ -217,19 +226,131 @@ class Pending(StrEnum):
     COIN = "coin"  # equal ranks at the start: who plays first
 
 
+# -- the view ---------------------------------------------------------------------------------
+
+
+class GrabugePile(TypedDict):
+    """A tableau pile inside the engine and in dumps."""
+
+    id: int
+    cards: list[str]
+    """Bottom first; the top card is the last."""
+
+
+class GrabugeLog(TypedDict):
+    """One turn's log: its number, whose turn (None during set-up), its events in order.
+
+    An event is a dict whose "event" key names it ("turned", "played", "kept", "drew",
+    "first", "skipped", "grabuge_emptied", "grabuge_to_talon", "game_over"); the other keys
+    depend on the event.
+    """
+
+    turn: int
+    seat: int | None
+    events: list[dict[str, Any]]
+
+
+class GrabugeTurnView(TypedDict):
+    """The turn number and whose turn it is (None during set-up)."""
+
+    number: int
+    seat: int | None
+
+
+# "for" is a keyword, hence the functional form.
+GrabugeTurningView = TypedDict(
+    "GrabugeTurningView", {"seat": int, "for": str, "setup": bool}
+)
+"""A card being turned: by whom, "for" the grabuge or the drawn card, during set-up or not."""
+
+
+class GrabugePlacingView(TypedDict):
+    """The card just turned from the talon, waiting to be played or kept."""
+
+    seat: int
+    card: str
+    playable: bool
+    pile: int | None
+
+
+class GrabugePileView(TypedDict):
+    """A tableau pile as players see it."""
+
+    id: int
+    cards: list[str]
+    top: str
+    count: int
+    needs: str
+    """The rank letter that goes on it next."""
+
+
+class GrabugeGrabugeView(TypedDict):
+    """A player's grabuge: the face-up top, the cards under it."""
+
+    top: str | None
+    under: int
+    count: int
+    became_talon: bool
+    playable: bool
+
+
+class GrabugePaquetsView(TypedDict):
+    """A player's paquets, by origin."""
+
+    crowned: int
+    grabuge_bonus: int
+    leftover: int
+    total: int
+
+
+class GrabugePlayerView(TypedDict):
+    """One seat's cards."""
+
+    seat: int
+    grabuge: GrabugeGrabugeView
+    talon: int
+    reserve: list[list[str]]
+    playable_columns: list[int]
+    paquets: GrabugePaquetsView
+    unplayed: int
+
+
+class GrabugeView(TypedDict):
+    """What `GrabugeState.view` returns (the same for every seat)."""
+
+    game: Literal["grabuge"]
+    viewer: int | None
+    decks: int
+    card_notation: str
+    current_player: int | None
+    phase: str
+    turn: GrabugeTurnView
+    awaiting: str | None
+    turning: GrabugeTurningView | None
+    placing: GrabugePlacingView | None
+    hand_face_down: int
+    tableau: list[GrabugePileView]
+    players: list[GrabugePlayerView]
+    grabuge_bonus_seat: int | None
+    unseen: int
+    log: GrabugeLog
+    previous_log: GrabugeLog | None
+    result: ResultDict | None
+
+
 # -- the state --------------------------------------------------------------------------------
 
 
-class GrabugeState(GameState):
+class GrabugeState(GameState[GrabugeMove, GrabugeView]):
     """A game of Grabuge: shared tableau piles, and per seat a talon, a grabuge and a reserve."""
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
         super().__init__(num_players, options)
-        decks = self.options["decks"]
+        decks: int = self.options["decks"]
         self.unseen: list[int] = [decks] * len(CARDS)
         """Copies of each card kind not yet turned face up (lazy dealing)."""
         self.unseen_total = decks * len(CARDS)
-        self.piles: list[dict[str, Any]] = []
+        self.piles: list[GrabugePile] = []
         """Tableau piles, oldest first: {"id": n, "cards": [bottom … top]}."""
         self.next_pile_id = 1
         self._tops: set[int] | None = None
@@ -255,8 +376,8 @@ class GrabugeState(GameState):
         self.to_move = SETUP_ORDER[0]
         self.pending: Pending | None = Pending.GRABUGE
         self.turn = 0
-        self.log: dict[str, Any] = {"turn": 0, "seat": None, "events": []}
-        self.previous_log: dict[str, Any] | None = None
+        self.log: GrabugeLog = {"turn": 0, "seat": None, "events": []}
+        self.previous_log: GrabugeLog | None = None
         self.event_count = 0
         self._result: Result | None = None
 
@@ -414,7 +535,7 @@ class GrabugeState(GameState):
     def parse_move(self, text: str) -> GrabugeMove:
         return parse_notation(text)
 
-    def _checked(self, move: Any) -> GrabugeMove:
+    def _checked(self, move: GrabugeMove | str) -> GrabugeMove:
         # A turned card is checked against the unseen counts, not a list of 52 outcomes.
         if self.is_over():
             raise IllegalMove("the game is over")
@@ -436,7 +557,7 @@ class GrabugeState(GameState):
         if isinstance(move, TurnCard):
             if pending not in (Pending.GRABUGE, Pending.DRAWN):
                 return f"no card is being turned now: {self._awaiting_words()}"
-            decks = self.options["decks"]
+            decks: int = self.options["decks"]
             return (
                 f"every {card_label(move.card)} has already been turned up "
                 f"({decks} decks hold {decks})"
@@ -603,7 +724,7 @@ class GrabugeState(GameState):
         onto: str | None = None
         self._tops = None
         if rank == ACE:
-            pile: dict[str, Any] = {"id": self.next_pile_id, "cards": [card]}
+            pile: GrabugePile = {"id": self.next_pile_id, "cards": [card]}
             self.next_pile_id += 1
             self.piles.append(pile)
         else:
@@ -686,9 +807,9 @@ class GrabugeState(GameState):
             self.leftover_paquets[fewer] = difference // LEFTOVER_CARDS_PER_PAQUET
         scores = [self.paquets(seat) for seat in (0, 1)]
         if scores[0] == scores[1] and EQUAL_TOTALS_DRAW:
-            self._result = Result([0, 1], scores, "draw")
+            self._result = Result([0, 1], scores, EndReason.DRAW)
         else:
-            self._result = Result([0 if scores[0] > scores[1] else 1], scores, "paquets")
+            self._result = Result([0 if scores[0] > scores[1] else 1], scores, EndReason.PAQUETS)
         self._log({"event": "game_over", "unplayed": left, "scores": scores})
 
     def _log(self, event: dict[str, Any]) -> None:
@@ -698,10 +819,10 @@ class GrabugeState(GameState):
 
     # -- views and dumps -----------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> GrabugeView:
         # Every card a seat may see is face up for both: the view is the same for all seats.
         pending = self.pending
-        turning = None
+        turning: GrabugeTurningView | None = None
         if pending in (Pending.GRABUGE, Pending.DRAWN):
             turning = {"seat": self.to_move, "for": pending.value, "setup": self.setup}
         drawn = self.drawn
@@ -735,7 +856,7 @@ class GrabugeState(GameState):
             "result": self._result.to_dict() if self._result else None,
         }
 
-    def _player_view(self, seat: int) -> dict[str, Any]:
+    def _player_view(self, seat: int) -> GrabugePlayerView:
         return {
             "seat": seat,
             "grabuge": {
@@ -811,24 +932,21 @@ class GrabugeState(GameState):
         self.log = own(data["log"])
         self.previous_log = own(data["previous_log"]) if data["previous_log"] else None
         self.event_count = data["event_count"]
-        result = data["result"]
-        self._result = (
-            Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
-        )
+        self._result = Result.from_dict(data["result"]) if data["result"] else None
 
-    def clone(self) -> GrabugeState:
+    def clone(self) -> Self:
         """An independent copy (through the dump: much cheaper than a deep copy)."""
-        copy = GrabugeState(self.num_players, self.options)
+        copy = type(self)(self.num_players, self.options)
         copy._load_state(self._dump_state(), share_events=True)
         return copy
 
 
-def _copy_log(log: Mapping[str, Any]) -> dict[str, Any]:
+def _copy_log(log: Mapping[str, Any]) -> GrabugeLog:
     # Events are never changed once logged, so copies share them (dumps stay cheap).
     return {"turn": log["turn"], "seat": log["seat"], "events": list(log["events"])}
 
 
-def _own_log(log: Mapping[str, Any]) -> dict[str, Any]:
+def _own_log(log: Mapping[str, Any]) -> GrabugeLog:
     """A log read from outside: fresh event dicts, so the caller's data is never shared."""
     events = [
         {key: list(value) if isinstance(value, list) else value for key, value in event.items()}
@@ -845,7 +963,10 @@ GRABUGE = Game(
     state_class=GrabugeState,
     option_specs={
         "decks": choice_option(
-            "number of 52-card decks shuffled together", DEFAULT_DECKS, DECK_CHOICES
+            "number of 52-card decks shuffled together",
+            DEFAULT_DECKS,
+            DECK_CHOICES,
+            label="decks of 52 cards",
         ),
     },
 )

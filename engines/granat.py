@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal, Self, TypedDict
 
-from engines.base import Game, GameState, IllegalMove, Result
+from engines.base import EndReason, Game, GameState, IllegalMove, Result, ResultDict
 from engines.grid import Cell
 
 # -- the board, as data ---------------------------------------------------------------------
@@ -159,9 +159,6 @@ neutral pawn moved (marble moves and garnet slides are quiet)."""
 
 END_CHECKS: tuple[str, ...] = ("no_pawns", "no_neutrals", "quiet_moves", "no_moves")
 """[decision] The end checks made after every move, in this order."""
-
-RESIGNED = "resigned"
-"""Result reason the bot records when a player resigns (the engine never ends a game this way)."""
 
 # -- the board tables built from the data -----------------------------------------------------
 
@@ -508,7 +505,75 @@ LastJump = tuple[tuple[int, int], bool]
 """The previous jump of a garnet capture: (its ray key, whether it was yellow)."""
 
 
-class GranatState(GameState):
+class GranatPawnView(TypedDict):
+    """A pawn on the board, with its cell's column and row (0-based) for drawing."""
+
+    cell: str
+    col: int
+    row: int
+    seat: int
+    colour: str
+    garnet: bool
+    stuck: bool
+    """A neutral pawn on the opponent's back row: it can no longer move."""
+
+
+class GranatPlayerView(TypedDict):
+    """One side's pawns and whether a capture of theirs may stop early."""
+
+    seat: int
+    colour: str
+    name: str
+    pawns: int
+    garnet_pawns: int
+    neutral_pawns: int
+    captured: int
+    may_stop_early: bool
+
+
+class GranatOccupantView(TypedDict):
+    """The pawn on the garnet cell."""
+
+    seat: int
+    colour: str
+    garnet: bool
+
+
+class GranatGarnetCellView(TypedDict):
+    """The garnet cell: its links, its occupant and what that occupant means now."""
+
+    cell: str
+    links: list[str]
+    occupant: GranatOccupantView | None
+    status: str
+    """"empty", "neutral", "must_leave" or "protecting"."""
+
+
+class GranatView(TypedDict):
+    """What `GranatState.view` returns (the same for every seat: nothing is hidden)."""
+
+    game: Literal["granat"]
+    current_player: int | None
+    to_move: int
+    result: ResultDict | None
+    position: str
+    pawns: list[GranatPawnView]
+    players: list[GranatPlayerView]
+    garnet_cell: GranatGarnetCellView
+    protected_seat: int | None
+    yellow_lines_active: bool
+    capture_due: bool
+    must_leave_garnet_cell: bool
+    movable_pawns: list[str]
+    quiet_moves: int
+    quiet_moves_for_draw: int
+    last_move: str | None
+    last_move_description: str | None
+    last_move_path: list[str]
+    last_captured: list[str]
+
+
+class GranatState(GameState[GranatMove, GranatView]):
     """A Granat game: the pawns on the board, the side to move and the quiet-move count."""
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
@@ -528,9 +593,9 @@ class GranatState(GameState):
         else:
             self._set_position(START_POSITION)
 
-    def clone(self) -> GranatState:
+    def clone(self) -> Self:
         """An independent copy (faster than the base deepcopy)."""
-        other = object.__new__(GranatState)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.options = dict(self.options)
         other.board = list(self.board)
@@ -683,8 +748,7 @@ class GranatState(GameState):
         return [
             _move(MoveKind.MARBLE, (cell, other))
             for other in self._own(giver.seat)
-            if not self.board[other].garnet  # type: ignore[union-attr]
-            and _marble_may_pass(giver.seat, cell, other)
+            if not _is_garnet(self.board[other]) and _marble_may_pass(giver.seat, cell, other)
         ]
 
     # -- playing --------------------------------------------------------------------------------
@@ -741,25 +805,25 @@ class GranatState(GameState):
     def _check_no_pawns(self) -> Result | None:
         for seat in (0, 1):
             if not self._own(seat):
-                return Result([1 - seat], None, "captured_all")
+                return Result([1 - seat], None, EndReason.CAPTURED_ALL)
         return None
 
     def _check_no_neutrals(self) -> Result | None:
         if DRAW_WHEN_NO_NEUTRALS and all(p is None or p.garnet for p in self.board):
-            return Result([0, 1], None, "draw")
+            return Result([0, 1], None, EndReason.DRAW)
         return None
 
     def _check_quiet_moves(self) -> Result | None:
         if QUIET_MOVES_FOR_DRAW is not None and self.quiet >= QUIET_MOVES_FOR_DRAW:
-            return Result([0, 1], None, "draw")
+            return Result([0, 1], None, EndReason.DRAW)
         return None
 
     def _check_no_moves(self) -> Result | None:
         if self._legal_moves():
             return None
         if NO_MOVES_LOSES:
-            return Result([1 - self.to_move], None, "no_moves")
-        return Result([0, 1], None, "draw")
+            return Result([1 - self.to_move], None, EndReason.NO_MOVES)
+        return Result([0, 1], None, EndReason.DRAW)
 
     # -- descriptions and reasons ------------------------------------------------------------
 
@@ -992,7 +1056,7 @@ class GranatState(GameState):
 
     # -- views, dumps and positions -------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> GranatView:
         occupant = self.board[_GARNET]
         if occupant is None:
             status = "empty"
@@ -1050,7 +1114,7 @@ class GranatState(GameState):
             "last_captured": list(self.last_captured),
         }
 
-    def _player_view(self, seat: int) -> dict[str, Any]:
+    def _player_view(self, seat: int) -> GranatPlayerView:
         pawns = [p for p in self.board if p is not None and p.seat == seat]
         garnets = sum(1 for p in pawns if p.garnet)
         return {
@@ -1094,11 +1158,7 @@ class GranatState(GameState):
 
     def _load_state(self, data: Mapping[str, Any]) -> None:
         self._set_position(data["position"])
-        result = data["result"]
-        if result:
-            self._result = Result(list(result["winners"]), result["scores"], result["reason"])
-        else:
-            self._result = None
+        self._result = Result.from_dict(data["result"]) if data["result"] else None
         self.last_move = data["last_move"]
         self.last_description = data["last_description"]
         self.last_path = list(data["last_path"])
@@ -1145,6 +1205,11 @@ class GranatState(GameState):
         self._moves_cache = self._position_cache = None
 
 
+def _is_garnet(pawn: Pawn | None) -> bool:
+    """True for a garnet pawn (False for a neutral pawn or an empty cell)."""
+    return pawn is not None and pawn.garnet
+
+
 _GARNET_CELL_ACCESS = (
     f"the garnet cell {GARNET_CELL} is entered and left only through its links with "
     f"{', '.join(map(str, GARNET_LINKS))}"
@@ -1178,7 +1243,7 @@ def _marble_may_pass(seat: int, giver: int, taker: int) -> bool:
 
 def _garnet_slides(board: Board, start: int) -> list[tuple[int, ...]]:
     """A garnet pawn's slides: along each line, over empty cells only."""
-    paths = []
+    paths: list[tuple[int, ...]] = []
     for ray in _RAYS[start]:
         if not GARNET_SLIDES_SIDEWAYS and _row_step(start, ray) == 0:
             continue
@@ -1329,7 +1394,7 @@ _START_BOARD: Board = []
 _START_BOARD.extend(GranatState(2, {}).board)  # parsed once; new games copy it
 
 
-def _from_position(game: Game, text: str, options: dict[str, Any]) -> GranatState:
+def _from_position(game: Game[Any], text: str, options: dict[str, Any]) -> GranatState:
     state = GranatState(2, options)
     state._set_position(text)
     state._settle()

@@ -6,14 +6,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, Self, TypedDict
 
 from engines.base import (
     CHANCE,
+    EndReason,
     Game,
     GameState,
     IllegalMove,
     Result,
+    ResultDict,
     bool_option,
     choice_option,
 )
@@ -164,10 +166,77 @@ def parse_notation(text: str) -> GrapsMove:
     )
 
 
+# -- the view ------------------------------------------------------------------------------------
+
+
+class GrapsPawnView(TypedDict):
+    """A pawn on the board: its owner and the face it shows ("blank" or "grape")."""
+
+    seat: int
+    face: str
+
+
+class GrapsPlacement(TypedDict):
+    """The last pawn placed: by whom, where, which face."""
+
+    seat: int
+    cell: str
+    face: str
+
+
+class GrapsRemovedView(TypedDict):
+    """Pawns the last placement removed: around the grape, then those cut from their land."""
+
+    owner: int | None
+    pruned: list[str]
+    cut: list[str]
+    faces: dict[str, str]
+    """Cell name -> face the removed pawn showed."""
+
+
+class GrapsDieView(TypedDict):
+    """Probability of each face of the die."""
+
+    grape: float
+    blank: float
+
+
+class GrapsView(TypedDict):
+    """What `GrapsState.view` returns (the same for every seat: nothing is hidden)."""
+
+    game: Literal["graps"]
+    current_player: int | None
+    result: ResultDict | None
+    position: str
+    size: int
+    columns: str
+    seat_names: list[str]
+    land_rows: list[int]
+    pawns: dict[str, GrapsPawnView]
+    """Cell name -> the pawn on it."""
+    to_move: int
+    phase: str
+    face: str | None
+    """The face to place now, if any."""
+    stocks: list[int]
+    on_board: list[int]
+    out_of_game: list[int]
+    die: GrapsDieView
+    options: dict[str, Any]
+    legal_cells: list[str]
+    must_pass: bool
+    cells_by_face: dict[str, list[str]]
+    """Face -> cells where the player to move could place it."""
+    protected_zones: list[list[str]]
+    distances: list[int]
+    last_placement: GrapsPlacement | None
+    last_removed: GrapsRemovedView
+
+
 # -- the state -----------------------------------------------------------------------------------
 
 
-class GrapsState(GameState):
+class GrapsState(GameState[GrapsMove, GrapsView]):
     """A Graps game: a 15×15 board of two-sided pawns, two stocks, a turn phase."""
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
@@ -177,8 +246,8 @@ class GrapsState(GameState):
         self.to_move = 0
         self.phase = Phase.SETUP
         self._result: Result | None = None
-        # What the last placement did, for the renderer: {"seat", "cell", "face"} or None.
-        self.last_placement: dict[str, Any] | None = None
+        # What the last placement did, for the renderer.
+        self.last_placement: GrapsPlacement | None = None
         # Cells (names) emptied by the last placement: around the grape, then cut from the land.
         self.pruned: list[str] = []
         self.cut: list[str] = []
@@ -187,12 +256,12 @@ class GrapsState(GameState):
         # emptied whenever the state changes.
         self._cache: dict[tuple[Any, int] | tuple[int, Face], list[int]] = {}
 
-    def clone(self) -> GrapsState:
+    def clone(self) -> Self:
         """An independent copy (field by field: far quicker than a deep copy)."""
-        twin = GrapsState(self.num_players, self.options)
+        twin = type(self)(self.num_players, self.options)
         twin.board, twin.stocks = list(self.board), list(self.stocks)
         twin.to_move, twin.phase, twin._result = self.to_move, self.phase, self._result
-        twin.last_placement = dict(self.last_placement) if self.last_placement else None
+        twin.last_placement = self.last_placement.copy() if self.last_placement else None
         twin.pruned, twin.cut = list(self.pruned), list(self.cut)
         twin.removed_faces = dict(self.removed_faces)
         return twin
@@ -287,7 +356,7 @@ class GrapsState(GameState):
             return [Roll(Face.GRAPE), Roll(Face.BLANK)]
         return [_PLACES[j] for j in self._legal_indexes()] or [PASS]
 
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[GrapsMove, float]]:
         """The die: grape with probability grape_faces/6, blank otherwise."""
         if self.current_player != CHANCE:
             raise IllegalMove("there is no die to roll now")
@@ -316,7 +385,9 @@ class GrapsState(GameState):
                         f"row {LAND_ROWS[self.to_move]}")
             if self.phase is Phase.ROLL:
                 return f"{name}'s stock is empty: there is nothing to roll for, {name} passes"
-            return f"the die already shows a {self.face_to_place.value}: place it or pass"
+            shown = self.face_to_place
+            assert shown is not None  # the die was rolled: a face waits to be placed
+            return f"the die already shows a {shown.value}: place it or pass"
         if self.stocks[self.to_move] == 0:
             return f"{name}'s stock is empty: {name} must pass"
         if isinstance(move, Pass):
@@ -392,7 +463,7 @@ class GrapsState(GameState):
             self._prune(index, 1 - seat)
         if index in _LAND[1 - seat]:
             # Reaching the opponent's land wins at once; the pruning above has already happened.
-            self._end(Result([seat], None, "land_reached"), seat)
+            self._end(Result([seat], None, EndReason.LAND_REACHED), seat)
         else:
             self._next_turn(seat)
 
@@ -443,7 +514,7 @@ class GrapsState(GameState):
             self._end(self._distance_result(), self.to_move)
         elif (self.phase is Phase.ROLL and self.stocks[self.to_move] > 0
               and self.is_totally_blocked(self.to_move)):
-            self._end(Result([self.to_move], None, "blockade"), self.to_move)
+            self._end(Result([self.to_move], None, EndReason.BLOCKADE), self.to_move)
 
     def _end(self, result: Result, seat: int) -> None:
         # The seat field of an over position keeps the winner of a land win or a blockade, so
@@ -471,8 +542,8 @@ class GrapsState(GameState):
     def _distance_result(self) -> Result:
         dark, light = self.distance(0), self.distance(1)
         if dark == light:
-            return Result([0, 1], None, "draw")
-        return Result([0 if dark < light else 1], None, "closest")
+            return Result([0, 1], None, EndReason.DRAW)
+        return Result([0 if dark < light else 1], None, EndReason.CLOSEST)
 
     # -- what the last placement removed --------------------------------------------------------
 
@@ -495,7 +566,7 @@ class GrapsState(GameState):
 
     # -- views, dumps and positions -------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> GrapsView:
         # Graps has no hidden information: every seat and spectators see the same thing.
         over, seat_to = self._result is not None, self.to_move
         removed_owner = (
@@ -535,7 +606,7 @@ class GrapsState(GameState):
             },
             "protected_zones": [[_NAMES[k] for k in self._zone_indexes(s)] for s in (0, 1)],
             "distances": [self.distance(0), self.distance(1)],
-            "last_placement": dict(self.last_placement) if self.last_placement else None,
+            "last_placement": self.last_placement.copy() if self.last_placement else None,
             "last_removed": {
                 "owner": removed_owner,
                 "pruned": list(self.pruned),
@@ -555,7 +626,7 @@ class GrapsState(GameState):
         return {
             "position": self.position(),
             "result": self._result.to_dict() if self._result else None,
-            "last_placement": dict(self.last_placement) if self.last_placement else None,
+            "last_placement": self.last_placement.copy() if self.last_placement else None,
             "pruned": list(self.pruned),
             "cut": list(self.cut),
             "removed_faces": dict(self.removed_faces),
@@ -563,11 +634,11 @@ class GrapsState(GameState):
 
     def _load_state(self, data: Mapping[str, Any]) -> None:
         self._set_position(data["position"])
-        result = data["result"]
-        self._result = (
-            Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
+        self._result = Result.from_dict(data["result"]) if data["result"] else None
+        last = data["last_placement"]
+        self.last_placement = (
+            {"seat": last["seat"], "cell": last["cell"], "face": last["face"]} if last else None
         )
-        self.last_placement = dict(data["last_placement"]) if data["last_placement"] else None
         self.pruned = list(data["pruned"])
         self.cut = list(data["cut"])
         self.removed_faces = dict(data["removed_faces"])
@@ -609,21 +680,21 @@ class GrapsState(GameState):
         reached = [s for s in (0, 1) if any(_OWNER.get(self.board[j]) == s for j in _LAND[1 - s])]
         if self.phase is Phase.OVER:
             if len(reached) == 1:
-                self._result = Result(reached, None, "land_reached")
+                self._result = Result(reached, None, EndReason.LAND_REACHED)
             elif reached:  # both on the other's land: only the seat field can tell
-                self._result = Result([self.to_move], None, "land_reached")
+                self._result = Result([self.to_move], None, EndReason.LAND_REACHED)
             elif self.stocks == [0, 0]:
                 self._result = self._distance_result()
             else:
-                self._result = Result([self.to_move], None, "blockade")
+                self._result = Result([self.to_move], None, EndReason.BLOCKADE)
         elif reached:
             winner = reached[0] if len(reached) == 1 else self.to_move
-            self._end(Result([winner], None, "land_reached"), winner)
+            self._end(Result([winner], None, EndReason.LAND_REACHED), winner)
         else:
             self._check_turn_start()
 
 
-def _from_position(game: Game, text: str, options: dict[str, Any]) -> GrapsState:
+def _from_position(game: Game[Any], text: str, options: dict[str, Any]) -> GrapsState:
     state = GrapsState(2, options)
     state._set_position(text)
     state._settle_loaded_position()
@@ -641,10 +712,12 @@ GRAPS = Game(
             "grape faces on each six-sided die (the others are blank)",
             GRAPE_FACES_DEFAULT,
             (1, 2, 3, 4, 5),
+            label="grape faces on the die",
         ),
         "return_pruned": bool_option(
             "removed pawns go back to their owner's stock instead of leaving the game",
             False,
+            label="removed pawns return to their stock",
         ),
     },
     position_parser=_from_position,

@@ -9,9 +9,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain
-from typing import Any
+from typing import Any, Literal, Self, TypedDict
 
-from engines.base import CHANCE, Game, GameState, IllegalMove, Result, choice_option
+from engines.base import (
+    CHANCE,
+    EndReason,
+    Game,
+    GameState,
+    IllegalMove,
+    Result,
+    ResultDict,
+    choice_option,
+)
 
 # -- material ----------------------------------------------------------------------------
 
@@ -101,6 +110,73 @@ FIXED_POINTS: dict[Tile, int] = {Tile.CLOVER: 1, Tile.DANDELION: 0, Tile.SNAIL: 
 """Points of the tiles every contract scores alike [seed]."""
 
 
+class KrautRubenContractView(TypedDict):
+    """A contract card as views and records show it, with its point rows."""
+
+    number: int
+    main: str
+    high: str
+    low: str
+    minus: str
+    high_points: list[int]
+    low_points: list[int]
+    minus_points: int
+
+
+class KrautRubenScoreLine(TypedDict):
+    """One line of a garden's score: a kind of tile, its role, how many, the points."""
+
+    tile: str
+    role: str
+    """"main", "high", "low", "minus" or "fixed"."""
+    count: int
+    each: int
+    points: int
+    text: str
+
+
+class KrautRubenScore(TypedDict):
+    """A garden scored with a contract, line by line (`score_tiles`)."""
+
+    contract: int
+    main: str
+    main_count: int
+    column: int
+    lines: list[KrautRubenScoreLine]
+    total: int
+
+
+class KrautRubenGardenRecord(TypedDict):
+    """A garden at the end of a game, scored with its owner's contract."""
+
+    number: int
+    owner: int | None
+    grid: list[list[list[str]]]
+    score: KrautRubenScore | None
+
+
+class KrautRubenPlayerRecord(TypedDict):
+    """A player at the end of a game: contract revealed, points, cup, total."""
+
+    seat: int
+    contract: KrautRubenContractView | None
+    gardens: list[int]
+    points: int
+    cup: int
+    total: int
+
+
+class KrautRubenGameRecord(TypedDict):
+    """A finished game of a match (`KrautRubenView["games"]`, `["final"]`)."""
+
+    game_number: int
+    reason: str
+    take_order: list[int]
+    cup: int | None
+    players: list[KrautRubenPlayerRecord]
+    gardens: list[KrautRubenGardenRecord]
+
+
 @dataclass(frozen=True)
 class Contract:
     """A secret contract: the main vegetable sets the column; high and low score; minus costs."""
@@ -111,7 +187,7 @@ class Contract:
     low: Tile
     minus: Tile
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> KrautRubenContractView:
         """JSON-safe form, with the point rows a renderer needs to draw the card."""
         return {
             "number": self.number,
@@ -183,15 +259,6 @@ TWO_PLAYER_GARDENS_SCORED_SEPARATELY = True
 
 MATCH_TIE_IS_SHARED = True
 """[decision] A tie on the three-game total is a shared win (False: first taker of game 3)."""
-
-REASON_ALL_FINISHED = "all_finished"
-"""Result reason: every player's garden(s) are full."""
-
-REASON_BAG_EMPTY = "bag_empty"
-"""Result reason: the bag is empty and nobody can place anything."""
-
-REASON_MATCH = "match_total"
-"""Result reason of a three-game match: the highest total over the three games wins."""
 
 
 # -- beds and moves -------------------------------------------------------------------------
@@ -310,7 +377,7 @@ class Discard:
 
 Move = DealContract | DrawTile | Draw | Place | PlayMole | Take | EndTurn | Discard
 
-_SIMPLE = {"draw": Draw(), "end": EndTurn(), "discard": Discard()}
+_SIMPLE: dict[str, Move] = {"draw": Draw(), "end": EndTurn(), "discard": Discard()}
 _GARDEN_BED = r"(\d{1,3})\s*([a-zA-Z])\s*(\d{1,2})"
 
 
@@ -363,7 +430,7 @@ def score_total(counts: Mapping[str, int], contract: Contract) -> int:
     )
 
 
-def score_tiles(tops: Iterable[Tile], contract: Contract) -> dict[str, Any]:
+def score_tiles(tops: Iterable[Tile], contract: Contract) -> KrautRubenScore:
     """Score visible tiles with a contract: total plus one line per kind, as the seed counts."""
     counts = Counter(tops)
     main_count = counts[contract.main]
@@ -375,7 +442,7 @@ def score_tiles(tops: Iterable[Tile], contract: Contract) -> dict[str, Any]:
         (contract.minus, "minus", MINUS_POINTS),
         *((tile, "fixed", points) for tile, points in FIXED_POINTS.items()),
     ]
-    lines = []
+    lines: list[KrautRubenScoreLine] = []
     for tile, role, each in roles:
         count = counts[tile]
         if count == 0 and role != "main":
@@ -414,7 +481,92 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class KrautRubenState(GameState):
+class KrautRubenGardenView(TypedDict):
+    """A garden as everyone sees it."""
+
+    number: int
+    owner: int | None
+    full: bool
+    closed: bool
+    empty_beds: int
+    last_bed_reserved: bool
+    snails: int
+    moles: int
+    grid: list[list[list[str]]]
+    """3 rows (A–C) of 4 beds, each bed its tiles bottom first."""
+
+
+class KrautRubenPlayerView(TypedDict):
+    """A player as the viewing seat sees them (a contract only when it is the viewer's)."""
+
+    seat: int
+    contract_dealt: bool
+    contract: KrautRubenContractView | None
+    mole_available: bool
+    gardens: list[int]
+    finished: bool
+    first_take_rank: int | None
+
+
+class KrautRubenBagView(TypedDict):
+    """Tiles left in the bag, in all and by kind."""
+
+    count: int
+    tiles: dict[str, int]
+
+
+class KrautRubenScoringView(TypedDict):
+    """The point tables every contract shares."""
+
+    high_points: list[int]
+    low_points: list[int]
+    main_points: int
+    minus_points: int
+    fixed_points: dict[str, int]
+    cup_points: int
+
+
+class KrautRubenView(TypedDict):
+    """What `KrautRubenState.view` returns: only the viewing seat's own contract."""
+
+    game: Literal["kraut_ruben"]
+    num_players: int
+    seat: int | None
+    current_player: int | None
+    result: ResultDict | None
+    phase: str
+    turn: int | None
+    match_games: int
+    game_number: int
+    gardens_per_player: int
+    rows: list[str]
+    columns: list[int]
+    bag: KrautRubenBagView
+    discarded: dict[str, int]
+    drawn_tile: str | None
+    last_action: dict[str, Any] | None
+    """What the last move did: "seat", "action" and the keys of that action."""
+    gardens: list[KrautRubenGardenView]
+    players: list[KrautRubenPlayerView]
+    your_contract: KrautRubenContractView | None
+    your_garden_points: list[int] | None
+    legal_moves: list[str]
+    may_draw: bool
+    may_play_mole: bool
+    mole_targets: list[str]
+    placements: list[str]
+    must_discard: bool
+    must_take: bool
+    may_take: bool
+    may_end_turn: bool
+    takeable_gardens: list[int]
+    scoring: KrautRubenScoringView
+    games: list[KrautRubenGameRecord]
+    match_totals: list[int]
+    final: KrautRubenGameRecord | None
+
+
+class KrautRubenState(GameState[Move, KrautRubenView]):
     """A Kraut & Rüben game (or three-game match): gardens, bag, contracts, moles, owners."""
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
@@ -422,7 +574,7 @@ class KrautRubenState(GameState):
         self.garden_count = 5 if num_players == 2 else num_players + 1
         self.gardens_per_player = 2 if num_players == 2 else 1
         self.game_number = 1
-        self.records: list[dict[str, Any]] = []
+        self.records: list[KrautRubenGameRecord] = []
         self._result: Result | None = None
         self._new_game()
 
@@ -585,7 +737,7 @@ class KrautRubenState(GameState):
         """Garden numbers the player to move may take now."""
         return self.unowned_gardens() if self.can_take() else []
 
-    def garden_score(self, garden: int, contract_number: int) -> dict[str, Any]:
+    def garden_score(self, garden: int, contract_number: int) -> KrautRubenScore:
         """Score of a garden (1-based) with a contract, broken down line by line."""
         tops = [TILES[stack[-1]] for stack in self.gardens[garden - 1] if stack]
         return score_tiles(tops, contract_by_number(contract_number))
@@ -644,7 +796,8 @@ class KrautRubenState(GameState):
             return moves + list(self.mole_targets())
         if self.phase is Phase.PLACE:
             # Nowhere to go: discard (snail [seed]; plant UNPLACEABLE_PLANT_IS_DISCARDED).
-            return self.placements() or [Discard()]
+            placements: list[Move] = [*self.placements()]
+            return placements or [Discard()]
         if self.phase is Phase.TAKE:
             return [*(Take(g) for g in self.unowned_gardens()), EndTurn()]
         return []
@@ -717,7 +870,7 @@ class KrautRubenState(GameState):
 
     def _end_turn(self) -> None:
         if all(self.is_finished(s) for s in range(self.num_players)):
-            self._finish_game(REASON_ALL_FINISHED)
+            self._finish_game(EndReason.ALL_FINISHED)
         else:
             self._start_turn_from(self.turn_seat + 1)
 
@@ -729,16 +882,16 @@ class KrautRubenState(GameState):
                 self.turn_seat = seat
                 self.phase = Phase.CHOOSE
                 return
-        self._finish_game(REASON_BAG_EMPTY)
+        self._finish_game(EndReason.BAG_EMPTY)
 
     # -- the end -------------------------------------------------------------------------
 
-    def _summary(self, reason: str) -> dict[str, Any]:
+    def _summary(self, reason: EndReason) -> KrautRubenGameRecord:
         """The finished game: contracts revealed, each garden's score line by line."""
         cup_seat = (
             self.take_order[0] if self.options["match_games"] > 1 and self.take_order else None
         )
-        gardens = []
+        gardens: list[KrautRubenGardenRecord] = []
         for g in range(1, self.garden_count + 1):
             owner = self.owners[g - 1]
             contract = self.contract_of(owner) if owner is not None else None
@@ -750,7 +903,7 @@ class KrautRubenState(GameState):
                     "score": self.garden_score(g, contract.number) if contract else None,
                 }
             )
-        players = []
+        players: list[KrautRubenPlayerRecord] = []
         for seat in range(self.num_players):
             contract = self.contract_of(seat)
             points = self.points_of(seat)
@@ -767,14 +920,14 @@ class KrautRubenState(GameState):
             )
         return {
             "game_number": self.game_number,
-            "reason": reason,
+            "reason": reason.value,
             "take_order": list(self.take_order),
             "cup": cup_seat,
             "players": players,
             "gardens": gardens,
         }
 
-    def _finish_game(self, reason: str) -> None:
+    def _finish_game(self, reason: EndReason) -> None:
         self.records.append(self._summary(reason))
         if self.game_number < self.options["match_games"]:
             self.game_number += 1
@@ -795,12 +948,12 @@ class KrautRubenState(GameState):
             scores = [p["points"] for p in last["players"]]
             best = max(scores)
             tied = [s for s in range(self.num_players) if scores[s] == best]
-            return Result([min(tied, key=first_take_rank)], scores, last["reason"])
+            return Result([min(tied, key=first_take_rank)], scores, EndReason(last["reason"]))
         totals = self.match_totals()
         best = max(totals)
         tied = [s for s in range(self.num_players) if totals[s] == best]
         winners = tied if MATCH_TIE_IS_SHARED else [min(tied, key=first_take_rank)]
-        return Result(winners, totals, REASON_MATCH)
+        return Result(winners, totals, EndReason.MATCH_TOTAL)
 
     def result(self) -> Result | None:
         return self._result
@@ -922,7 +1075,7 @@ class KrautRubenState(GameState):
             for r in range(len(ROWS))
         ]
 
-    def _garden_view(self, garden: int) -> dict[str, Any]:
+    def _garden_view(self, garden: int) -> KrautRubenGardenView:
         owner = self.owners[garden - 1]
         stacks = self.gardens[garden - 1]
         empty = sum(1 for stack in stacks if not stack)
@@ -938,7 +1091,7 @@ class KrautRubenState(GameState):
             "grid": self._grid(garden),
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> KrautRubenView:
         over = self.phase is Phase.OVER
         in_turn = self.phase in (Phase.CHOOSE, Phase.DRAW, Phase.PLACE, Phase.TAKE)
         # Legal moves only at a player's decision: at a deal they would list unseen contracts.
@@ -948,7 +1101,7 @@ class KrautRubenState(GameState):
         by_kind: dict[type, list[Any]] = {kind: [] for kind in kinds}
         for move in legal:
             by_kind.setdefault(type(move), []).append(move)
-        players = []
+        players: list[KrautRubenPlayerView] = []
         for s in range(self.num_players):
             contract = self.contract_of(s)
             players.append(
@@ -967,7 +1120,7 @@ class KrautRubenState(GameState):
             )
         own = self.contract_of(seat) if seat is not None else None
         return {
-            "game": self.game.id,
+            "game": "kraut_ruben",
             "num_players": self.num_players,
             "seat": seat,
             "current_player": self.current_player,
@@ -1021,7 +1174,7 @@ class KrautRubenState(GameState):
             for s in range(self.num_players)
         ]
 
-    def clone(self) -> KrautRubenState:
+    def clone(self) -> Self:
         """An independent copy (finished-game records are never changed, so they are shared)."""
         twin = copy.copy(self)
         twin.options = dict(self.options)
@@ -1067,10 +1220,7 @@ class KrautRubenState(GameState):
         self.turn_seat = data["turn_seat"]
         self.drawn = Tile(data["drawn"]) if data["drawn"] else None
         self.last_action = dict(data["last_action"]) if data["last_action"] else None
-        result = data["result"]
-        self._result = (
-            Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
-        )
+        self._result = Result.from_dict(data["result"]) if data["result"] else None
 
 
 def _json_copy(data: Any) -> Any:
@@ -1090,7 +1240,11 @@ KRAUT_RUBEN = Game(
     state_class=KrautRubenState,
     option_specs={
         "match_games": choice_option(
-            "games in a row: 1, or 3 with the cup (+3 to the first taker of each game)", 1, (1, 3)
+            "1 game, or 3 with the cup (+3 to the first taker of each game)",
+            1,
+            (1, 3),
+            label="games in the match",
+            choice_labels={1: "one game", 3: "three games and the cup"},
         ),
     },
 )

@@ -6,9 +6,17 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from engines.base import Game, GameState, IllegalMove, Result, bool_option
+from engines.base import (
+    EndReason,
+    Game,
+    GameState,
+    IllegalMove,
+    Result,
+    ResultDict,
+    bool_option,
+)
 from engines.grid import Cell, Grid
 
 GRID = Grid(4, 4)
@@ -21,7 +29,11 @@ MOVER_WINS_DOUBLE_LINE = True
 """[decision] A sowing that shows a line for both colours is won by the player who sowed."""
 
 CHECK_LINES_DURING_SOWING = False
-"""[decision] Lines are looked for once the whole stack is sown, never mid-sowing."""
+"""[decision] Lines are looked for once the whole stack is sown, never mid-sowing.
+
+Recorded reading only: the engine has no mid-sowing check. The rules say nothing of what a
+line shown halfway would do to the pebbles still in hand, so no faithful True variant exists.
+"""
 
 
 class Direction(Enum):
@@ -99,7 +111,21 @@ def path_cells(move: QawaleMove) -> list[Cell]:
     return cells
 
 
-class QawaleState(GameState):
+class QawaleView(TypedDict):
+    """What `QawaleState.view` returns (the same for every seat: nothing is hidden)."""
+
+    game: Literal["qawale"]
+    stacks: dict[str, list[str]]
+    """Cell name -> its stack, bottom first ("n" neutral, "0" / "1" a seat's pebble)."""
+    stocks: list[int]
+    current_player: int | None
+    winning_lines: list[list[str]]
+    """The lines (cell names) that ended the game, else empty."""
+    result: ResultDict | None
+    position: str
+
+
+class QawaleState(GameState[QawaleMove, QawaleView]):
     """A Qawale game: a 4×4 board of stacks (bottom first) and two stocks."""
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
@@ -142,7 +168,9 @@ class QawaleState(GameState):
         start = cells[-1] if cells else move.cell
         back = move.path[-1].opposite if move.path else None
 
-        def walk(here: Cell, path: tuple[Direction, ...], back: Direction | None):
+        def walk(
+            here: Cell, path: tuple[Direction, ...], back: Direction | None
+        ) -> Iterator[QawaleMove]:
             if len(path) == needed:
                 yield QawaleMove(move.cell, path)
                 return
@@ -162,7 +190,7 @@ class QawaleState(GameState):
     def parse_move(self, text: str) -> QawaleMove:
         return parse_notation(text)
 
-    def _checked(self, move: Any) -> QawaleMove:
+    def _checked(self, move: QawaleMove | str) -> QawaleMove:
         # Checked directly: listing every path of a tall stack to find one would be wasteful.
         if self.is_over():
             raise IllegalMove("the game is over")
@@ -215,13 +243,13 @@ class QawaleState(GameState):
         if len(owners) == 2:
             if self.options["mover_wins_double_line"]:
                 self.winning_lines = [[str(c) for c in line] for o, line in lines if o == mover]
-                self._result = Result([mover], None, "line")
+                self._result = Result([mover], None, EndReason.LINE)
             else:
-                self._result = Result([0, 1], None, "draw")
+                self._result = Result([0, 1], None, EndReason.DRAW)
         elif owners:
-            self._result = Result([owners.pop()], None, "line")
+            self._result = Result([owners.pop()], None, EndReason.LINE)
         elif self.stocks == [0, 0]:
-            self._result = Result([0, 1], None, "draw")
+            self._result = Result([0, 1], None, EndReason.DRAW)
 
     def top(self, cell: Cell) -> str | None:
         """The visible pebble on `cell`, or None when it is empty."""
@@ -229,7 +257,7 @@ class QawaleState(GameState):
         return stack[-1] if stack else None
 
     def _lines(self) -> list[tuple[int, tuple[Cell, ...]]]:
-        found = []
+        found: list[tuple[int, tuple[Cell, ...]]] = []
         for line in LINES:
             tops = {self.top(cell) for cell in line}
             if len(tops) == 1 and (colour := tops.pop()) in ("0", "1"):
@@ -241,7 +269,7 @@ class QawaleState(GameState):
 
     # -- views, dumps and positions ---------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> QawaleView:
         return {
             "game": "qawale",
             "stacks": {str(cell): list(stack) for cell, stack in self.stacks.items()},
@@ -268,10 +296,7 @@ class QawaleState(GameState):
 
     def _load_state(self, data: Mapping[str, Any]) -> None:
         self._set_position(data["position"])
-        result = data["result"]
-        self._result = (
-            Result(list(result["winners"]), result["scores"], result["reason"]) if result else None
-        )
+        self._result = Result.from_dict(data["result"]) if data["result"] else None
         self.winning_lines = [list(line) for line in data["winning_lines"]]
 
     def _set_position(self, text: str) -> None:
@@ -299,7 +324,7 @@ class QawaleState(GameState):
         self.stacks, self.stocks, self.to_move = stacks, stocks, int(fields[1])
 
 
-def _from_position(game: Game, text: str, options: dict[str, Any]) -> QawaleState:
+def _from_position(game: Game[Any], text: str, options: dict[str, Any]) -> QawaleState:
     state = QawaleState(2, options)
     state._set_position(text)
     state._settle(mover=1 - state.to_move)
@@ -324,6 +349,8 @@ QAWALE = Game(
         "mover_wins_double_line": bool_option(
             "a sowing showing a line for both colours is won by the sower (false: a draw)",
             MOVER_WINS_DOUBLE_LINE,
+            label="a double line is won by the sower",
+            param="double_line",
         ),
     },
     position_parser=_from_position,

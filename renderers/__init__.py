@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from renderers.grabuge import render_grabuge
 from renderers.granat import render_granat
@@ -10,10 +11,26 @@ from renderers.graps import render_graps
 from renderers.kraut_ruben import render_kraut_ruben
 from renderers.qawale import render_qawale
 
-Renderer = Callable[..., bytes]
-"""`(view, highlight=None, *, preview=False, names=None) -> PNG bytes` for one game."""
+ViewT_contra = TypeVar("ViewT_contra", bound=Mapping[str, object], contravariant=True)
+"""The view type a renderer draws (its game's view TypedDict)."""
 
-RENDERERS: dict[str, Renderer] = {
+
+class Renderer(Protocol[ViewT_contra]):
+    """One game's render function: its view in, PNG bytes out."""
+
+    def __call__(
+        self,
+        view: ViewT_contra,
+        highlight: str | None = None,
+        *,
+        preview: bool = False,
+        names: Sequence[str] | None = None,
+    ) -> bytes:
+        """PNG of `view`, marking `highlight` (dashed, as a proposal, with `preview`)."""
+        ...
+
+
+RENDERERS: dict[str, Renderer[Any]] = {
     "graps": render_graps,
     "qawale": render_qawale,
     "kraut_ruben": render_kraut_ruben,
@@ -24,11 +41,11 @@ RENDERERS: dict[str, Renderer] = {
 
 
 def render(
-    view: dict,
+    view: Mapping[str, object],
     highlight: str | None = None,
     *,
     preview: bool = False,
-    names: list[str] | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """PNG of `view`, marking `highlight` (last move, or with `preview` the move being composed)."""
     game = view.get("game") if isinstance(view, Mapping) else None
@@ -39,4 +56,4 @@ def render(
     return renderer(view, highlight, preview=preview, names=names)
 
 
-__all__ = ["RENDERERS", "render"]
+__all__ = ["RENDERERS", "Renderer", "render"]

@@ -10,15 +10,15 @@ from __future__ import annotations
 import io
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engines.base import ResultDict
 from engines.grid import Cell, Grid
 
 Colour = str
@@ -88,7 +88,7 @@ def player_name(names: Sequence[str] | None, seat: int) -> str:
 
 
 def result_headline(
-    result: Mapping[str, Any] | None,
+    result: ResultDict | None,
     current_player: int | None,
     names: Sequence[str] | None,
 ) -> tuple[str, int | None]:
@@ -97,7 +97,7 @@ def result_headline(
         if current_player is None or current_player < 0:
             return "Waiting…", None
         return f"{player_name(names, current_player)} to play", current_player
-    winners = list(result.get("winners") or [])
+    winners = result["winners"]
     if len(winners) == 1:
         return f"{player_name(names, winners[0])} wins!", winners[0]
     return "Draw", None

@@ -8,14 +8,13 @@ piles are capped with a "+N" marker so the picture never overflows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.grabuge import SUIT_SYMBOLS, card_label
+from engines.grabuge import SUIT_SYMBOLS, GrabugeView, card_label
 from renderers.common import (
     HIGHLIGHT,
     MUTED,
@@ -80,7 +79,7 @@ class Mark:
 
 
 def render_grabuge(
-    view: Mapping[str, Any],
+    view: GrabugeView,
     highlight: str | None = None,
     *,
     preview: bool = False,
@@ -94,7 +93,7 @@ def render_grabuge(
     for seat in (0, 1):
         _draw_player(canvas, view, seat, names, mark)
     decks = view.get("decks", 2)
-    turn = (view.get("turn") or {}).get("number", 0)
+    turn = view["turn"]["number"]
     left = f"Le Grabuge · {decks} decks · turn {turn}"
     draw_footer(canvas, FOOTER, left, note, right_colour=WHITE)
     return canvas.to_png()
@@ -169,7 +168,7 @@ def _background() -> Canvas:
     return canvas
 
 
-def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+def _draw_header(canvas: Canvas, view: GrabugeView, names: Sequence[str] | None) -> None:
     result = view.get("result")
     current = view.get("current_player")
     headline, seat = result_headline(result, current, names)
@@ -182,9 +181,9 @@ def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] |
             headline += f" — {scores[0]} paquets each"
     elif current is not None and current < 0:  # a card is being turned (a chance node)
         headline = "Turning a card…"
-    elif view.get("awaiting") == "keep":
+    elif view["awaiting"] == "keep" and current is not None:
         headline = f"{player_name(names, current)}: where does it go?"
-    elif view.get("awaiting") == "reserve":
+    elif view["awaiting"] == "reserve" and current is not None:
         headline = f"{player_name(names, current)}: which reserve card?"
     chips = []
     for player in players:
@@ -196,7 +195,7 @@ def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] |
     draw_status_bar(canvas, HEADER, headline, seat, chips)
 
 
-def _draw_tableau(canvas: Canvas, view: Mapping[str, Any], mark: Mark | None) -> None:
+def _draw_tableau(canvas: Canvas, view: GrabugeView, mark: Mark | None) -> None:
     piles = view.get("tableau") or []
     title = f"Tableau · {len(piles)} pile{'s' * (len(piles) != 1)}"
     canvas.text((26, TABLEAU_TOP + 16), title, 22, TEXT, bold=True, anchor="lm")
@@ -224,7 +223,7 @@ def _draw_tableau(canvas: Canvas, view: Mapping[str, Any], mark: Mark | None) ->
 
 
 def _draw_player(
-    canvas: Canvas, view: Mapping[str, Any], seat: int, names: Sequence[str] | None,
+    canvas: Canvas, view: GrabugeView, seat: int, names: Sequence[str] | None,
     mark: Mark | None,
 ) -> None:
     player = view["players"][seat]
@@ -347,10 +346,11 @@ def _draw_column(
 # -- the last move -------------------------------------------------------------------------------
 
 
-def _last_move(view: Mapping[str, Any], names: Sequence[str] | None) -> tuple[Mark | None, str]:
+def _last_move(view: GrabugeView, names: Sequence[str] | None) -> tuple[Mark | None, str]:
     """Where the last card played or kept is now, and a footer note about it."""
-    events = list((view.get("previous_log") or {}).get("events") or [])
-    events += (view.get("log") or {}).get("events") or []
+    previous = view["previous_log"]
+    events = list(previous["events"]) if previous else []
+    events += view["log"]["events"]
     for event in reversed(events):
         kind = event.get("event")
         if kind not in ("played", "kept") or event.get("from") == "setup":

@@ -4,13 +4,20 @@ the last (or proposed) move with the pawns it takes, and the garnet cell's dutie
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engines.base import IllegalMove
-from engines.granat import GRANAT, MoveKind, board_geometry, parse_notation
+from engines.base import IllegalMove, ResultDict
+from engines.granat import (
+    GRANAT,
+    GranatPawnView,
+    GranatView,
+    MoveKind,
+    board_geometry,
+    parse_notation,
+)
 from renderers.common import (
     HIGHLIGHT,
     INK,
@@ -91,7 +98,7 @@ class Highlight:
 
 
 def render_granat(
-    view: Mapping[str, Any],
+    view: GranatView,
     highlight: str | None = None,
     *,
     preview: bool = False,
@@ -123,7 +130,7 @@ def render_granat(
 # -- the move to mark --------------------------------------------------------------------------
 
 
-def _highlight(view: Mapping[str, Any], text: str | None, preview: bool) -> Highlight | None:
+def _highlight(view: GranatView, text: str | None, preview: bool) -> Highlight | None:
     """The move to mark; None when absent or unreadable (a bad hint must not lose the board)."""
     if not text or not text.strip():
         return None
@@ -141,7 +148,7 @@ def _highlight(view: Mapping[str, Any], text: str | None, preview: bool) -> High
     # A proposed move: the pawns it would take are still on the board; ask the engine which.
     try:
         state = GRANAT.from_position(view["position"])
-        captured = [str(cell) for cell in state.captured_cells(move)]  # type: ignore[attr-defined]
+        captured = [str(cell) for cell in state.captured_cells(move)]
     except (IllegalMove, KeyError, ValueError):
         captured = []
     return Highlight(move.kind, path, captured, str(move))
@@ -221,7 +228,7 @@ def _draw_gem(canvas: Canvas, centre: Point, size: float, fill: Colour, outline:
                     (x - size * 0.45, y - size * 0.1)], GARNET_LIGHT)
 
 
-def _draw_pawn(canvas: Canvas, pawn: Mapping[str, Any]) -> None:
+def _draw_pawn(canvas: Canvas, pawn: GranatPawnView) -> None:
     centre = cell_centre(pawn["cell"])
     paint = seat_paint(int(pawn["seat"]))
     if pawn.get("garnet"):
@@ -239,7 +246,7 @@ def _draw_pawn(canvas: Canvas, pawn: Mapping[str, Any]) -> None:
         canvas.rect((centre[0] - 10, centre[1] + 13, centre[0] + 10, centre[1] + 17), paint.ink)
 
 
-def _draw_ghosts(canvas: Canvas, view: Mapping[str, Any], marked: Highlight) -> None:
+def _draw_ghosts(canvas: Canvas, view: GranatView, marked: Highlight) -> None:
     """Pawns the last move took: faded discs of the other side, crossed out."""
     if not marked.captured:
         return
@@ -250,7 +257,7 @@ def _draw_ghosts(canvas: Canvas, view: Mapping[str, Any], marked: Highlight) -> 
             layer.circle(cell_centre(name), PAWN_RADIUS, paint.fill, paint.outline, 2.5)
 
 
-def _mover(view: Mapping[str, Any]) -> int | None:
+def _mover(view: GranatView) -> int | None:
     """The seat that made the last move (the engine hands the turn over after every move)."""
     to_move = view.get("to_move")
     return 1 - int(to_move) if to_move in (0, 1) else None
@@ -300,9 +307,9 @@ def _draw_marks(canvas: Canvas, marked: Highlight, *, proposed: bool) -> None:
         canvas.circle(cell_centre(marked.path[-1]), PAWN_RADIUS + 9, None, HIGHLIGHT, 4)
 
 
-def _draw_garnet_badge(canvas: Canvas, view: Mapping[str, Any]) -> None:
+def _draw_garnet_badge(canvas: Canvas, view: GranatView) -> None:
     """A shield or an exit sign beside e8 when a garnet pawn there protects or must leave."""
-    status = (view.get("garnet_cell") or {}).get("status")
+    status = view["garnet_cell"]["status"]
     if status not in ("protecting", "must_leave"):
         return
     x, y = cell_centre(_geometry()["garnet_cell"])
@@ -314,7 +321,7 @@ def _draw_garnet_badge(canvas: Canvas, view: Mapping[str, Any]) -> None:
 # -- header and footer ------------------------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+def _draw_header(canvas: Canvas, view: GranatView, names: Sequence[str] | None) -> None:
     x0, y0, x1, y1 = HEADER
     canvas.rect(HEADER, PANEL)
     result = view.get("result")
@@ -323,7 +330,7 @@ def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] |
     swatch: int | None
     if result is None:
         swatch = current if current in (0, 1) else None
-        headline = f"{player_name(names, current)} to play" if swatch is not None else "Waiting…"
+        headline = f"{player_name(names, swatch)} to play" if swatch is not None else "Waiting…"
         if view.get("capture_due"):
             headline += " — must capture"
     else:
@@ -336,19 +343,18 @@ def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] |
         x += 48
     canvas.text((x, head_y), canvas.fit(headline, 32, x1 - 24 - x, bold=True), 32, TEXT,
                 bold=True, anchor="lm")
-    players = list(view.get("players") or [])
+    players = view["players"]
     chip_w = (x1 - x0 - 48 - 12) / 2
     top, bottom = y0 + 60, y1 - 10
     for seat in (0, 1):
-        info = players[seat] if seat < len(players) else {}
+        info = players[seat]
         cx0 = x0 + 24 + seat * (chip_w + 12)
         active = result is None and current == seat
         canvas.rect((cx0, top, cx0 + chip_w, bottom), PANEL_RAISED if active else None,
                     TEXT if active else PANEL_RAISED, 2.5, radius=12)
         mid = (top + bottom) / 2
         _draw_swatch(canvas, (cx0 + 26, mid), 14, seat)
-        garnets = int(info.get("garnet_pawns", 0))
-        detail = f"{info.get('pawns', 0)} · ◆{garnets}"
+        detail = f"{info['pawns']} · ◆{info['garnet_pawns']}"
         detail_w = canvas.text_width(detail, 22, bold=True)
         canvas.text((cx0 + chip_w - 12, mid), detail, 22, TEXT, bold=True, anchor="rm")
         room = chip_w - 48 - detail_w - 20
@@ -362,7 +368,7 @@ def _draw_swatch(canvas: Canvas, centre: Point, radius: float, seat: int) -> Non
     canvas.text(centre, paint.mark, radius * 1.05, paint.ink, bold=True, anchor="mm")
 
 
-def _result_headline(result: Mapping[str, Any], names: Sequence[str] | None) -> str:
+def _result_headline(result: ResultDict, names: Sequence[str] | None) -> str:
     winners = list(result.get("winners") or [])
     reason = result.get("reason")
     if len(winners) != 1:
@@ -375,29 +381,29 @@ def _result_headline(result: Mapping[str, Any], names: Sequence[str] | None) -> 
     }.get(str(reason), f"{winner} wins!")
 
 
-def _footer_notes(view: Mapping[str, Any], names: Sequence[str] | None) -> list[str]:
+def _footer_notes(view: GranatView, names: Sequence[str] | None) -> list[str]:
     """The rules in force right now, in a few words each."""
     notes: list[str] = []
     if view.get("result") is not None:
         return notes
-    garnet = view.get("garnet_cell") or {}
-    occupant = garnet.get("occupant") or {}
-    side = "Red" if occupant.get("seat") == 0 else "Blue"
-    if garnet.get("status") == "protecting":
+    garnet = view["garnet_cell"]
+    occupant = garnet["occupant"]
+    side = "Red" if occupant and occupant["seat"] == 0 else "Blue"
+    if garnet["status"] == "protecting":
         notes.append(f"{side}'s garnet pawn on e8 protects all {side} pawns this move")
-    elif garnet.get("status") == "must_leave":
+    elif garnet["status"] == "must_leave":
         notes.append(f"{side}'s garnet pawn must leave e8 now")
-    elif garnet.get("status") == "neutral":
+    elif garnet["status"] == "neutral":
         notes.append("A neutral pawn on e8: yellow lines count as black")
-    for info in view.get("players") or []:
-        if info.get("may_stop_early"):
-            notes.append(f"{info.get('name')} has lost both garnet pawns and may stop: /resign")
+    for info in view["players"]:
+        if info["may_stop_early"]:
+            notes.append(f"{info['name']} has lost both garnet pawns and may stop: /resign")
     return notes
 
 
 def _draw_footer(
     canvas: Canvas,
-    view: Mapping[str, Any],
+    view: GranatView,
     marked: Highlight | None,
     preview: bool,
     names: Sequence[str] | None,

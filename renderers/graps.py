@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from engines.base import IllegalMove
-from engines.graps import GRID, LAND_ROWS, SIZE
+from engines.graps import GRID, LAND_ROWS, SIZE, GrapsPawnView, GrapsView
 from engines.grid import Cell
 from renderers.common import (
     BOARD,
@@ -58,7 +57,7 @@ END_REASONS = {
 
 
 def render_graps(
-    view: Mapping[str, Any],
+    view: GrapsView,
     highlight: str | None = None,
     *,
     preview: bool = False,
@@ -68,7 +67,7 @@ def render_graps(
 
     `highlight` is a cell to ring as well (with `preview`: a proposed placement, dashed).
     """
-    pawns: dict[Cell, Mapping[str, Any]] = {GRID.parse(name): pawn
+    pawns: dict[Cell, GrapsPawnView] = {GRID.parse(name): pawn
                                             for name, pawn in view["pawns"].items()}
     canvas = _empty_board().copy()
     _draw_header(canvas, view, names)
@@ -100,7 +99,7 @@ def _cell(text: str | None) -> Cell | None:
         return None
 
 
-def _mover(view: Mapping[str, Any]) -> int:
+def _mover(view: GrapsView) -> int:
     return int(view.get("to_move") or 0)
 
 
@@ -132,7 +131,7 @@ def _empty_board() -> Canvas:
 # -- header and the band under the board -------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+def _draw_header(canvas: Canvas, view: GrapsView, names: Sequence[str] | None) -> None:
     result = view.get("result")
     current = view.get("current_player")
     headline, seat = result_headline(result, current, names)
@@ -156,7 +155,7 @@ def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] |
 
 
 def _draw_info(
-    canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None, preview: bool
+    canvas: Canvas, view: GrapsView, names: Sequence[str] | None, preview: bool
 ) -> None:
     x0, y0, x1, y1 = INFO
     canvas.rect((x0, y0, x1, y1), PANEL)
@@ -189,11 +188,11 @@ def _draw_info(
 
 
 def _draw_removed_legend(
-    canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None,
+    canvas: Canvas, view: GrapsView, names: Sequence[str] | None,
     box: tuple[float, float, float, float],
 ) -> None:
-    removed = view.get("last_removed") or {}
-    pruned, cut = list(removed.get("pruned") or []), list(removed.get("cut") or [])
+    removed = view["last_removed"]
+    pruned, cut = list(removed["pruned"]), list(removed["cut"])
     x0, y0, x1, y1 = box
     mid = (y0 + y1) / 2
     if not pruned and not cut:
@@ -218,7 +217,7 @@ def _draw_removed_legend(
 # -- the pieces ------------------------------------------------------------------------------
 
 
-def _draw_legal_cells(canvas: Canvas, view: Mapping[str, Any]) -> None:
+def _draw_legal_cells(canvas: Canvas, view: GrapsView) -> None:
     """A small hollow diamond on every cell where the face to place may go now."""
     for name in view.get("legal_cells") or []:
         x, y = GEOMETRY.centre(GRID.parse(name))
@@ -226,7 +225,7 @@ def _draw_legal_cells(canvas: Canvas, view: Mapping[str, Any]) -> None:
         canvas.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], LEGAL_MARK)
 
 
-def _draw_vines(canvas: Canvas, pawns: Mapping[Cell, Mapping[str, Any]]) -> None:
+def _draw_vines(canvas: Canvas, pawns: Mapping[Cell, GrapsPawnView]) -> None:
     """A stem between side-adjacent pawns of one player: the plants read at a glance."""
     for cell, pawn in pawns.items():
         seat = int(pawn["seat"])
@@ -294,10 +293,10 @@ def _ring(canvas: Canvas, cell: Cell, *, dashed: bool) -> None:
         canvas.rect((x0, y0, x1, y1), None, HIGHLIGHT, 4.5, radius=6)
 
 
-def _draw_removed(canvas: Canvas, view: Mapping[str, Any]) -> None:
+def _draw_removed(canvas: Canvas, view: GrapsView) -> None:
     """Pawns the last grape removed: a hollow ghost of the owner's shape, crossed out."""
-    removed = view.get("last_removed") or {}
-    owner = removed.get("owner")
+    removed = view["last_removed"]
+    owner = removed["owner"]
     if owner is None:
         return
     for name in [*(removed.get("pruned") or []), *(removed.get("cut") or [])]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
+from engines.kraut_ruben import KrautRubenGardenView, KrautRubenView
 from renderers.common import (
     HIGHLIGHT,
     INK,
@@ -76,7 +76,7 @@ def height_for(gardens: int) -> int:
 
 
 def render_kraut_ruben(
-    view: Mapping[str, Any],
+    view: KrautRubenView,
     highlight: str | None = None,
     *,
     preview: bool = False,
@@ -128,24 +128,24 @@ def _parse_highlight(highlight: str | None) -> tuple[int, str | None] | None:
     return None
 
 
-def _final_scores(view: Mapping[str, Any]) -> dict[int, int]:
+def _final_scores(view: KrautRubenView) -> dict[int, int]:
     """Garden number → its owner's points, once the game (or match) is over."""
     final = view.get("final")
     if not final:
         return {}
-    return {g["number"]: g["score"]["total"] for g in final["gardens"] if g.get("score")}
+    return {g["number"]: score["total"] for g in final["gardens"] if (score := g["score"])}
 
 
 # -- header and strip ------------------------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+def _draw_header(canvas: Canvas, view: KrautRubenView, names: Sequence[str] | None) -> None:
     turn = view.get("turn")
     headline, seat = result_headline(view.get("result"), turn, names)
     result = view.get("result")
-    if result and result.get("scores") and len(result.get("winners") or []) == 1:
+    if result and (scores := result["scores"]) and len(result["winners"]) == 1:
         winner = result["winners"][0]
-        headline = f"{player_name(names, winner)} wins with {result['scores'][winner]:g} points!"
+        headline = f"{player_name(names, winner)} wins with {scores[winner]:g} points!"
     chips = []
     for player in view["players"]:
         s = player["seat"]
@@ -158,7 +158,7 @@ def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] |
     draw_status_bar(canvas, (0, 0, WIDTH, HEADER_H), headline, seat, chips)
 
 
-def _draw_strip(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+def _draw_strip(canvas: Canvas, view: KrautRubenView, names: Sequence[str] | None) -> None:
     top, bottom = STRIP_TOP, STRIP_TOP + STRIP_H
     # The tile just drawn, waiting for its bed.
     drawn_box = (MARGIN, top, MARGIN + 210, bottom)
@@ -211,8 +211,8 @@ def _draw_strip(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | 
 def _draw_garden(
     canvas: Canvas,
     box: Box,
-    garden: Mapping[str, Any],
-    view: Mapping[str, Any],
+    garden: KrautRubenGardenView,
+    view: KrautRubenView,
     names: Sequence[str] | None,
     target: tuple[int, str | None] | None,
     score: int | None,
@@ -323,7 +323,7 @@ def _icon(tile: str, size: int) -> Image.Image:
     """A transparent square picture of `tile`, `size` device pixels wide (drawn once)."""
     icon = Canvas(100, 100, scale=4, _mode="RGBA")
     ICONS.get(tile, _unknown)(icon)
-    return icon.image.resize((size, size), Image.LANCZOS)
+    return icon.image.resize((size, size), Image.Resampling.LANCZOS)
 
 
 def _tomato(c: Canvas) -> None:

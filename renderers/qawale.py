@@ -6,11 +6,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from engines.base import IllegalMove
 from engines.grid import Cell
-from engines.qawale import GRID, QawaleMove, parse_notation, path_cells
+from engines.qawale import GRID, QawaleMove, QawaleView, parse_notation, path_cells
 from renderers.common import (
     BOARD,
     CELL,
@@ -83,7 +82,7 @@ class Sowing:
 
 
 def render_qawale(
-    view: Mapping[str, Any],
+    view: QawaleView,
     highlight: str | None = None,
     *,
     preview: bool = False,
@@ -120,7 +119,7 @@ def render_qawale(
 
 
 def _sowing(
-    highlight: str | None, stacks: Mapping[Cell, list[str]], current: Any
+    highlight: str | None, stacks: Mapping[Cell, list[str]], current: int | None
 ) -> Sowing | None:
     """Read `highlight`; None when absent or unreadable (a bad hint must not lose the board)."""
     if not highlight or not highlight.strip():
@@ -149,7 +148,7 @@ def _sowing(
 # -- header, footer --------------------------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: Mapping[str, Any], names: Sequence[str] | None) -> None:
+def _draw_header(canvas: Canvas, view: QawaleView, names: Sequence[str] | None) -> None:
     result = view.get("result")
     current = view.get("current_player")
     headline, seat = result_headline(result, current, names)

@@ -93,7 +93,8 @@ class Database:
         )
         async with self._db.execute("SELECT MAX(version) FROM schema_version") as cursor:
             row = await cursor.fetchone()
-        return row[0] or 0
+        # MAX() always gives one row; its value is NULL while no migration is applied.
+        return int(row[0]) if row is not None and row[0] is not None else 0
 
     async def migrate(self, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
         """Apply every migration newer than the schema; returns the versions applied."""
@@ -123,6 +124,8 @@ class Database:
         """SQLite's journal mode (`wal` once opened)."""
         async with self._db.execute("PRAGMA journal_mode") as cursor:
             row = await cursor.fetchone()
+        if row is None:
+            raise RuntimeError("PRAGMA journal_mode gave no row")
         return str(row[0])
 
     # -- games ----------------------------------------------------------------------------
@@ -150,6 +153,7 @@ class Database:
              GameStatus.RUNNING.value, stamp, stamp),
         )
         game_id = cursor.lastrowid
+        assert game_id is not None  # set by every successful INSERT
         await (await self._db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
             [(game_id, s.seat, s.user_id, s.display_name) for s in seats],
@@ -285,8 +289,9 @@ class Database:
             for row in rows
         ]
 
-    async def _games(self, rows: Sequence[aiosqlite.Row]) -> list[GameRecord]:
+    async def _games(self, found: Iterable[aiosqlite.Row]) -> list[GameRecord]:
         """Records for many game rows, their seats read in one query."""
+        rows = list(found)
         if not rows:
             return []
         ids = [row["id"] for row in rows]
@@ -335,7 +340,9 @@ class Database:
              ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind),
         )
         await self._db.commit()
-        record = await self.get_challenge(cursor.lastrowid)
+        challenge_id = cursor.lastrowid
+        assert challenge_id is not None  # set by every successful INSERT
+        record = await self.get_challenge(challenge_id)
         assert record is not None
         return record
 

@@ -1,19 +1,22 @@
-"""What each playable game provides to the bot: its controls, texts and colours."""
+"""What each playable game provides to the bot: its controls, texts, colours and metadata.
+
+Game UIs sit below the services: they see a running game through the small `Table`
+protocol (which the session implements) and never import the services.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import discord
 
-from engines import Result
+from bot.replies import Interaction
+from engines import GAMES, EndReason, Game, GameState, Result
 from renderers.common import SEAT_COLOURS
-from storage import MoveKind, NewMove
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession, Turn
+from storage import GameRecord, MoveKind, NewMove
 
 AUTOCOMPLETE_LIMIT = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -21,15 +24,110 @@ AUTOCOMPLETE_LIMIT = 25
 SEAT_BADGES = ("🔵", "🟠", "🟢", "🟣", "🩵")
 """Emoji for seats 0–4, matching the renderer's seat colours (navy, orange, green, pink, sky)."""
 
+StateT = TypeVar("StateT", bound=GameState[Any, Any])
+StateT_co = TypeVar("StateT_co", bound=GameState[Any, Any], covariant=True)
 
-class GameUI(ABC):
-    """A game's Discord controls; the session calls these, never the other way round."""
+BoardItem = discord.ui.Item[discord.ui.View]
 
-    game_id: str
+
+@dataclass(frozen=True)
+class Turn:
+    """What one action changed: the moves logged, in order, and the state after them."""
+
+    moves: list[NewMove]
+    state: GameState[Any, Any]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for the game's thread, posted after a board (scores, say)."""
+
+    embed: discord.Embed
+
+
+@dataclass(frozen=True)
+class PrivateNote:
+    """Private information for one player: sent by DM, `fallback` in the thread if DMs fail."""
+
+    user_id: int
+    text: str
+    fallback: str
+
+
+class Table(Protocol[StateT_co]):
+    """A running game as its controls see it (the session implements this)."""
+
+    @property
+    def id(self) -> int:
+        """The game id."""
+        ...
+
+    @property
+    def ply(self) -> int:
+        """How many moves are logged (the board version components carry)."""
+        ...
+
+    @property
+    def state(self) -> StateT_co:
+        """The engine state."""
+        ...
+
+    @property
+    def record(self) -> GameRecord:
+        """The stored game: seats, options, status."""
+        ...
+
+    @property
+    def names(self) -> list[str]:
+        """Display names by seat."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """`Qawale · Alice vs Bob`."""
+        ...
+
+    def result(self) -> Result | None:
+        """The stored result, or None while running."""
+        ...
+
+    def seat_to_act(self, user_id: int, *, expected_ply: int | None = None) -> int:
+        """The seat `user_id` plays if they may act now; otherwise raise a Refusal."""
+        ...
+
+    async def play(self, user_id: int, move: str, *, expected_ply: int | None) -> Turn:
+        """Apply, store and announce a move (raise a Refusal or IllegalMove if it may not)."""
+        ...
+
+
+class GameUI(ABC, Generic[StateT]):
+    """A game's Discord controls and texts; the session calls these, never the reverse."""
+
+    game_id: ClassVar[str]
+    pitch: ClassVar[str]
+    """One line for `/games` and challenges."""
+    rules: ClassVar[str]
+    """The rules summary `/rules` shows (Discord markdown, at most 4096 characters)."""
+
     seat_badges: tuple[str, ...] = SEAT_BADGES
     seat_colours: tuple[discord.Colour, ...] = tuple(
         discord.Colour.from_str(colour.fill) for colour in SEAT_COLOURS[:len(SEAT_BADGES)])
     """Embed colours by seat: the very colours the board pictures use."""
+
+    @property
+    def game(self) -> Game:
+        """The engine's game (name, players, options)."""
+        return GAMES[self.game_id]
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        return self.game.name
+
+    @property
+    def players(self) -> str:
+        """`2 players`, `2–5 players`."""
+        return players_text(self.game)
 
     def seat_badge(self, seat: int | None) -> str:
         """The emoji that stands for a seat's colour."""
@@ -45,34 +143,33 @@ class GameUI(ABC):
             return self.seat_colours[seat]
         return discord.Colour.blurple()
 
-    def describe(self, session: GameSession, move: NewMove) -> str:
+    def describe(self, table: Table[StateT], move: NewMove) -> str:
         """One line of the game log for a stored move."""
         if move.seat is None:
             return f"🎲 `{move.move}`"
-        who = f"{self.seat_badge(move.seat)} **{session.names[move.seat]}**"
+        who = f"{self.seat_badge(move.seat)} **{table.names[move.seat]}**"
         if move.kind is MoveKind.RESIGN:
             return f"{who} resigned."
         if move.kind is MoveKind.FORCED:
             return f"{who} had a single possible move: `{move.move}`."
         return f"{who} played `{move.move}`."
 
-    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
+    def summarize(self, table: Table[StateT], moves: Sequence[NewMove]) -> list[str]:
         """The lines a board message shows for the moves of one action (one per move here).
 
         A game with many automatic steps per turn overrides this to sum them up.
         """
-        return [self.describe(session, move) for move in moves]
+        return [self.describe(table, move) for move in moves]
 
-    async def after_announce(  # noqa: B027  (optional hook: most games have nothing to add)
-        self, session: GameSession, turn: Turn
-    ) -> None:
-        """Called once the board of `turn` is posted: send private information, say."""
+    def after_announce(self, table: Table[StateT], turn: Turn) -> list[Notice | PrivateNote]:
+        """What to send once the board of `turn` is posted (private information, say)."""
+        return []
 
-    def result_text(self, session: GameSession, result: Result) -> str:
+    def result_text(self, table: Table[StateT], result: Result) -> str:
         """The end of the game in one sentence."""
-        names = session.names
+        names = table.names
         winners = " and ".join(names[s] for s in result.winners)
-        if result.reason == "resigned":
+        if result.reason == EndReason.RESIGNED:
             losers = [names[s] for s in range(len(names)) if s not in result.winners]
             return f"{', '.join(losers)} resigned: {winners} wins."
         if len(result.winners) > 1:
@@ -80,20 +177,44 @@ class GameUI(ABC):
         return f"{winners} wins!"
 
     @abstractmethod
-    def status(self, session: GameSession) -> str:
+    def status(self, table: Table[StateT]) -> str:
         """A short status for the board's footer (stocks, counts)."""
 
     @abstractmethod
-    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
+    def board_items(self, table: Table[StateT]) -> list[BoardItem]:
         """The components under the board for the player to move."""
 
     @abstractmethod
     async def handle(
-        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        self, interaction: Interaction, table: Table[StateT], action: str, arg: str,
         values: list[str],
     ) -> None:
-        """React to one of this game's components."""
+        """React to one of this game's components (raise a Refusal to refuse)."""
 
     @abstractmethod
-    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
+    def autocomplete(self, table: Table[StateT], typed: str) -> list[str]:
         """Legal moves in notation that match what the player typed so far."""
+
+
+def players_text(game: Game) -> str:
+    """`2 players`, `2–5 players`."""
+    low, high = game.min_players, game.max_players
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
+def describe_options(game: Game, options: Mapping[str, object]) -> str:
+    """`grape faces on the die: 2 · removed pawns return to their stock: yes` (or '')."""
+
+    def shown(name: str, value: object) -> str:
+        spec = game.option_specs.get(name)
+        if spec is not None and value in spec.choice_labels:
+            return spec.choice_labels[value]
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    def label(name: str) -> str:
+        spec = game.option_specs.get(name)
+        return spec.label if spec is not None else name
+
+    return " · ".join(f"{label(name)}: {shown(name, value)}" for name, value in options.items())

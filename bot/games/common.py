@@ -1,63 +1,59 @@
-"""Component actions every game shares: resigning with a confirmation."""
+"""Component actions every game shares: resigning with a confirmation, private panels."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
-from bot.components import GameButton, run_guarded
+from bot.components import GameButton
+from bot.errors import NotAPlayer
+from bot.games.base import Table
+from bot.replies import Interaction
 
-if TYPE_CHECKING:
-    from bot.sessions import GameSession
+COMMON_ACTIONS = ("resign", "resign_confirm", "resign_cancel")
+"""Actions every game's components may carry, handled here before the game's own."""
 
 
-def resign_prompt(session: GameSession) -> tuple[str, discord.ui.View]:
+def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
     """The private 'are you sure?' with Resign and Keep playing buttons."""
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(session.id, None, "resign_confirm", label="Resign",
+    view.add_item(GameButton(table.id, None, "resign_confirm", label="Resign",
                              style=discord.ButtonStyle.danger, emoji="🏳️"))
-    view.add_item(GameButton(session.id, None, "resign_cancel", label="Keep playing",
+    view.add_item(GameButton(table.id, None, "resign_cancel", label="Keep playing",
                              style=discord.ButtonStyle.secondary))
-    others = "Your opponent wins" if len(session.names) == 2 else "The other players share the win"
-    return f"Resign {session.title}? {others} at once.", view
+    others = "Your opponent wins" if len(table.names) == 2 else "The other players share the win"
+    return f"Resign {table.title}? {others} at once.", view
+
+
+def require_player(table: Table[Any], user_id: int) -> int:
+    """The user's seat; a NotAPlayer refusal when they have none."""
+    seat = table.record.seat_of(user_id)
+    if seat is None:
+        raise NotAPlayer(f"You are not playing in {table.title}.")
+    return seat
+
+
+async def play_now(
+    interaction: Interaction, table: Table[Any], move: str, expected_ply: int | None
+) -> None:
+    """A board control's last choice: check, acknowledge, play (the new board says the rest)."""
+    table.seat_to_act(interaction.user.id, expected_ply=expected_ply)  # refuse before deferring
+    await interaction.response.defer()
+    await table.play(interaction.user.id, move, expected_ply=expected_ply)
 
 
 async def play_from_panel(
-    interaction: discord.Interaction, session: GameSession, move: str
+    interaction: Interaction, table: Table[Any], move: str, expected_ply: int | None
 ) -> None:
     """A private panel's last choice: play `move`, then close the panel saying what was played."""
-    session.seat_to_act(interaction.user.id, expected_ply=session.ply)
+    table.seat_to_act(interaction.user.id, expected_ply=expected_ply)
     await interaction.response.defer()
-    turn = await session.play(interaction.user.id, move, expected_ply=session.ply)
+    turn = await table.play(interaction.user.id, move, expected_ply=expected_ply)
     await interaction.edit_original_response(
         content=f"Played `{turn.moves[0].move}`.", attachments=[], embed=None, view=None)
 
 
-async def close_panel(interaction: discord.Interaction, text: str) -> None:
+async def close_panel(interaction: Interaction, text: str) -> None:
     """Close a private panel (Cancel), leaving `text` in its place."""
     await interaction.response.edit_message(content=text, attachments=[], embed=None, view=None)
-
-
-async def handle_common(
-    interaction: discord.Interaction, session: GameSession, action: str, arg: str
-) -> bool:
-    """Handle a shared action; False when the action is the game's own."""
-    if action == "resign":
-        if session.record.seat_of(interaction.user.id) is None:
-            await interaction.response.send_message(
-                f"You are not playing in {session.title}.", ephemeral=True)
-            return True
-        text, view = resign_prompt(session)
-        await interaction.response.send_message(text, view=view, ephemeral=True)
-        return True
-    if action == "resign_confirm":
-        async def confirm() -> None:
-            await session.resign(interaction.user.id)
-            await interaction.response.edit_message(content="You resigned.", view=None)
-        await run_guarded(interaction, confirm())
-        return True
-    if action == "resign_cancel":
-        await interaction.response.edit_message(content="Game on!", view=None)
-        return True
-    return False

@@ -3,19 +3,22 @@
 A real choice is where to keep a card that cannot go on the tableau (`keep N`) or which
 reserve card to play when several can go (`reserve N`): one button per reserve column,
 labelled with its last card, right under the board. Everything else (cards turned, forced
-plays) is applied by the session and summed up here, turn by turn, from the engine's log.
+plays) is applied by the table and summed up here, turn by turn, from the engine's log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.components import GameButton
-from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from bot.components import GameAction, GameButton
+from bot.errors import UnknownAction
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.common import play_now
+from bot.replies import Interaction
 from engines import IllegalMove, Result
 from engines.grabuge import (
     RANK_OF,
@@ -26,9 +29,6 @@ from engines.grabuge import (
     rank_word,
 )
 from storage import MoveKind, NewMove
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession
 
 SUMMARY_LIMIT = 3300
 """Characters of turn summary per board: the embed description holds 4096, and the options,
@@ -52,18 +52,34 @@ class _Segment:
     """True when the turn began before this action (the line then continues it)."""
 
 
-class GrabugeUI(GameUI):
+class GrabugeUI(GameUI[GrabugeState]):
     """Board: one button per reserve column when there is a choice; everything else is forced."""
 
     game_id = "grabuge"
+    pitch = (
+        "A 19th-century two-player patience: build shared piles from Ace to King and win them"
+        " with the King."
+    )
+    rules = (
+        "**Material.** Two 52-card decks (4, 6 or 8 with the `decks` option). Each player has"
+        " a talon and a grabuge of 8 cards, top card face up, and up to 4 reserve columns.\n"
+        "**Piles.** Start with an Ace, build up one rank at a time, suits ignored. Whoever "
+        "plays the King wins the pile (a *paquet*).\n"
+        "**Your turn.** First play every card you can from your grabuge (it always comes "
+        "first), then from your reserve. Then turn four cards from your talon: each one that "
+        "can go on a pile must; the others go on your reserve columns, where you choose.\n"
+        "When your talon is empty, your grabuge becomes your talon.\n"
+        "**Score.** Paquets won, +2 for the first to empty their grabuge (before it became a "
+        "talon), +1 per five cards fewer left at the end. Most paquets wins."
+    )
 
     # -- texts -----------------------------------------------------------------------------
 
-    def _who(self, session: GameSession, seat: int) -> str:
-        return f"{self.seat_badge(seat)} **{session.names[seat]}**"
+    def _who(self, table: Table[GrabugeState], seat: int) -> str:
+        return f"{self.seat_badge(seat)} **{table.names[seat]}**"
 
-    def status(self, session: GameSession) -> str:
-        state: GrabugeState = session.state  # type: ignore[assignment]
+    def status(self, table: Table[GrabugeState]) -> str:
+        state = table.state
         parts = []
         for seat in (0, 1):
             grabuge = "→ talon" if state.grabuge_became_talon[seat] else \
@@ -72,58 +88,58 @@ class GrabugeUI(GameUI):
                          f"{grabuge}, {state.paquets(seat)} paquets")
         return " · ".join(parts) + f" · {len(state.piles)} piles"
 
-    def result_text(self, session: GameSession, result: Result) -> str:
+    def result_text(self, table: Table[GrabugeState], result: Result) -> str:
         if result.reason == "paquets" and result.scores:
             winner = result.winners[0]
             won, lost = int(result.scores[winner]), int(result.scores[1 - winner])
-            return f"{self.seat_badge(winner)} {session.names[winner]} wins, {won} paquets " \
+            return f"{self.seat_badge(winner)} {table.names[winner]} wins, {won} paquets " \
                 f"to {lost}!"
         if result.reason == "draw" and result.scores:
             return f"Draw: {int(result.scores[0])} paquets each."
-        return super().result_text(session, result)
+        return super().result_text(table, result)
 
-    def describe(self, session: GameSession, move: NewMove) -> str:
+    def describe(self, table: Table[GrabugeState], move: NewMove) -> str:
         if move.seat is None or move.kind is MoveKind.RESIGN:
-            return super().describe(session, move)
+            return super().describe(table, move)
         try:
             parsed = parse_notation(move.move)
         except IllegalMove:
-            return super().describe(session, move)
+            return super().describe(table, move)
         column = getattr(parsed, "column", None)
         text = {"keep": f"kept the card just turned on reserve column {column}",
                 "reserve": f"played the last card of reserve column {column}",
                 "grabuge": "played the grabuge's top card",
                 "drawn": "played the card just turned"}.get(move.move.split()[0], move.move)
-        return f"{self._who(session, move.seat)} {text}."
+        return f"{self._who(table, move.seat)} {text}."
 
-    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
+    def summarize(self, table: Table[GrabugeState], moves: Sequence[NewMove]) -> list[str]:
         """The action's turns, one line each, from the engine log; then scores or the prompt."""
-        state: GrabugeState = session.state  # type: ignore[assignment]
+        state = table.state
         played = [m for m in moves if m.kind is not MoveKind.RESIGN]
-        lines = [self.describe(session, m) for m in moves if m.kind is MoveKind.RESIGN]
+        lines = [self.describe(table, m) for m in moves if m.kind is MoveKind.RESIGN]
         if played:
-            lines = self._turn_lines(session, state, played) + lines
+            lines = self._turn_lines(table, state, played) + lines
         lines = _fit(lines, SUMMARY_LIMIT)
-        if session.result() is None and not state.is_over():
-            lines.append(self._prompt(session, state))
+        if table.result() is None and not state.is_over():
+            lines.append(self._prompt(table, state))
         elif state.is_over():
-            lines += self._score_lines(session, state)
+            lines += self._score_lines(table, state)
         return lines
 
     def _turn_lines(
-        self, session: GameSession, state: GrabugeState, moves: Sequence[NewMove]
+        self, table: Table[GrabugeState], state: GrabugeState, moves: Sequence[NewMove]
     ) -> list[str]:
         segments, missing = _segments(state, moves)
         lines = []
         if missing:
-            lines.append(self._head_line(session, missing))
+            lines.append(self._head_line(table, missing))
         for segment in segments:
-            line = self._segment_line(session, segment)
+            line = self._segment_line(table, segment)
             if line:
                 lines.append(_cut(line, LINE_LIMIT))
         return lines
 
-    def _head_line(self, session: GameSession, moves: Sequence[NewMove]) -> str:
+    def _head_line(self, table: Table[GrabugeState], moves: Sequence[NewMove]) -> str:
         """Moves whose log has rolled away (an action over three turns): told from notation."""
         seat = next((m.seat for m in moves if m.seat is not None), None)
         items, card = [], None
@@ -137,12 +153,12 @@ class GrabugeUI(GameUI):
                           "grabuge": "a card from the grabuge",
                           "reserve": f"a card from column {column}"}.get(kind, move.move))
             card = None
-        who = self._who(session, seat) if seat is not None else "🎲"
+        who = self._who(table, seat) if seat is not None else "🎲"
         return _cut(f"{who}: " + ", ".join(items) + ".", LINE_LIMIT) if items else ""
 
-    def _segment_line(self, session: GameSession, segment: _Segment) -> str:
+    def _segment_line(self, table: Table[GrabugeState], segment: _Segment) -> str:
         if segment.seat is None:
-            return self._setup_line(session, segment.events)
+            return self._setup_line(table, segment.events)
         clauses: list[str] = []
         items: list[tuple[str, str]] = []  # (group key, text) of the current clause
         crowns: list[str] = []
@@ -179,7 +195,7 @@ class GrabugeUI(GameUI):
                 extra.append("emptied the grabuge first: **+2 paquets**" if event["bonus"]
                              else "the grabuge is empty")
             elif kind == "skipped":
-                extra.append(f"({self._who(session, event['seat'])} had nothing to do: "
+                extra.append(f"({self._who(table, event['seat'])} had nothing to do: "
                              "turn skipped)")
         flush()
         if crowns:
@@ -190,10 +206,10 @@ class GrabugeUI(GameUI):
         if not clauses:
             return ""
         seat = segment.seat
-        head = self._who(session, seat) + (" (continued): " if segment.partial else "'s turn: ")
+        head = self._who(table, seat) + (" (continued): " if segment.partial else "'s turn: ")
         return head + "; ".join(clauses) + "."
 
-    def _setup_line(self, session: GameSession, events: Sequence[Mapping[str, Any]]) -> str:
+    def _setup_line(self, table: Table[GrabugeState], events: Sequence[Mapping[str, Any]]) -> str:
         shown: dict[int, list[str]] = {0: [], 1: []}
         aces: dict[int, list[str]] = {0: [], 1: []}
         first = ""
@@ -204,21 +220,21 @@ class GrabugeUI(GameUI):
                 aces[event["seat"]].append(card_label(event["card"]))
             elif event["event"] == "first":
                 how = "higher card" if event["by"] == "cards" else "equal cards: the coin said so"
-                first = f"{self._who(session, event['seat'])} starts ({how})."
+                first = f"{self._who(table, event['seat'])} starts ({how})."
         parts = []
         for seat in (0, 1):
             tops = [c for c in shown[seat] if RANK_OF[c] != 1]
             top = card_label(tops[-1]) if tops else "no card"
             moved = f" ({', '.join(aces[seat])} to the tableau)" if aces[seat] else ""
-            parts.append(f"{self._who(session, seat)}'s grabuge shows **{top}**{moved}")
+            parts.append(f"{self._who(table, seat)}'s grabuge shows **{top}**{moved}")
         return "Set-up: " + ", ".join(parts) + ". " + first
 
-    def _prompt(self, session: GameSession, state: GrabugeState) -> str:
+    def _prompt(self, table: Table[GrabugeState], state: GrabugeState) -> str:
         """What the player to move must choose now."""
         seat = state.current_player
         if seat is None or seat < 0:
             return ""
-        who = self._who(session, seat)
+        who = self._who(table, seat)
         if state.decision() == "keep" and state.drawn:
             card = state.drawn
             below = rank_word(RANK_OF[card] - 1)
@@ -231,54 +247,52 @@ class GrabugeUI(GameUI):
                           for n in columns)
         return f"{who}: several reserve cards can go: {cards}. Choose which to play."
 
-    def _score_lines(self, session: GameSession, state: GrabugeState) -> list[str]:
+    def _score_lines(self, table: Table[GrabugeState], state: GrabugeState) -> list[str]:
         lines = ["**Paquets:**"]
         for seat in (0, 1):
             crowned = state.crowned[seat]
             bonus = state.paquets(seat) - crowned - state.leftover_paquets[seat]
             left = state.unplayed_cards(seat)
             lines.append(
-                f"{self._who(session, seat)}: **{state.paquets(seat)}** = {crowned} "
+                f"{self._who(table, seat)}: **{state.paquets(seat)}** = {crowned} "
                 f"pile{'s' * (crowned != 1)} won + {bonus} grabuge bonus + "
                 f"{state.leftover_paquets[seat]} for leftover cards ({left} cards left)")
         return lines
 
     # -- the board ---------------------------------------------------------------------------
 
-    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state: GrabugeState = session.state  # type: ignore[assignment]
+    def board_items(self, table: Table[GrabugeState]) -> list[BoardItem]:
+        state = table.state
         seat = state.current_player
         decision = state.decision()
         if seat is None or seat < 0 or decision not in ACTIONS:
             return []
         playable = set(state.playable_columns(seat)) if decision == "reserve" else None
-        items: list[discord.ui.Item] = []
+        items: list[BoardItem] = []
         for number, column in enumerate(state.reserves[seat], start=1):
             last = card_label(column[-1]) if column else "empty"
             enabled = playable is None or number in playable
             items.append(GameButton(
-                session.id, session.ply, decision, str(number), label=f"Column {number} ({last})",
+                table.id, table.ply, decision, str(number), label=f"Column {number} ({last})",
                 style=discord.ButtonStyle.success if playable is not None
                 else discord.ButtonStyle.primary,
                 disabled=not enabled, row=0))
         return items
 
     async def handle(
-        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        self, interaction: Interaction, table: Table[GrabugeState], act: GameAction,
         values: list[str],
     ) -> None:
+        action, arg = act.action, act.arg
         if action not in ACTIONS or not arg.isdigit() or not 1 <= int(arg) <= RESERVE_COLUMNS:
-            raise IllegalMove(f"unknown Grabuge action {action!r}")
-        ply = session.ply
-        session.seat_to_act(interaction.user.id, expected_ply=ply)  # refuse before deferring
-        await interaction.response.defer()
-        # The session posts the new board (and retires this one): nothing else to say.
-        await session.play(interaction.user.id, f"{ACTIONS[action]} {arg}", expected_ply=ply)
+            raise UnknownAction(f"This Le Grabuge control is no longer in use ({action!r}).")
+        # The table posts the new board (and retires this one): nothing else to say.
+        await play_now(interaction, table, f"{ACTIONS[action]} {arg}", act.ply)
 
     # -- typing ------------------------------------------------------------------------------
 
-    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
-        state = session.state
+    def autocomplete(self, table: Table[GrabugeState], typed: str) -> list[str]:
+        state = table.state
         if state.current_player is None or state.current_player < 0:
             return []
         wanted = " ".join(typed.lower().split())

@@ -6,22 +6,19 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import discord
 
-from bot.components import GameButton, GameSelect
-from bot.errors import Refusal
-from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from bot.components import GameAction, GameButton, GameSelect
+from bot.errors import Refusal, UnknownAction
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel
-from engines import IllegalMove, Result
+from bot.replies import Interaction
+from engines import Result
 from engines.granat import GranatMove, GranatState, MoveKind, parse_cell
 from renderers import render
 from storage import MoveKind as LogKind
 from storage import NewMove
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession
 
 PREVIEW_FILENAME = "preview.png"
 SELECT_LIMIT = 25
@@ -37,50 +34,67 @@ def _clip(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class GranatUI(GameUI):
+class GranatUI(GameUI[GranatState]):
     """Board: a select of the pawns that can move. Composer (private): the pawn's moves, a
     preview of the chosen one, Confirm."""
 
     game_id = "granat"
+    pitch = (
+        "A draughts-like duel on a diagonal lattice: slow neutral pawns, fast garnet pawns "
+        "and a powerful garnet cell."
+    )
+    rules = (
+        "**Board.** A diagonal lattice of 68 cells and the garnet cell e8 in the centre; "
+        "yellow lines cross the board corner to corner.\n"
+        "**Pawns.** Neutral pawns step forward (and may jump their own pawns). Garnet pawns "
+        "slide any distance along a line and can hand their marble to a neutral pawn.\n"
+        "**Captures** are mandatory: jump an enemy pawn. Neutral pawns capture in chains in "
+        "every direction; garnet pawns chain along yellow lines.\n"
+        "**Garnet cell.** A garnet pawn on e8 protects its whole side for one turn, then must"
+        " leave.\n"
+        "**End.** Capture everything, or leave your opponent without a move. Draw when no "
+        "neutral pawn is left, or after 40 moves without a capture or a neutral move. Lost "
+        "both garnet pawns? You may stop (`/resign`)."
+    )
     seat_badges = ("🔴", "🔵")  # the renderer draws seat 0 red, seat 1 blue (granat.md)
     seat_colours = (discord.Colour.from_rgb(215, 38, 61), discord.Colour.from_rgb(29, 79, 168))
 
     # -- texts ---------------------------------------------------------------------------
 
-    def status(self, session: GameSession) -> str:
-        state: GranatState = session.state  # type: ignore[assignment]
+    def status(self, table: Table[GranatState]) -> str:
+        state = table.state
         view = state.view(None)
         parts = [f"{self.seat_badges[p['seat']]} {p['pawns']} pawns ({p['garnet_pawns']} garnet)"
                  for p in view["players"]]
         parts.append(f"quiet moves {view['quiet_moves']}/{view['quiet_moves_for_draw']}")
         return " · ".join(parts)
 
-    def who(self, session: GameSession, seat: int) -> str:
+    def who(self, table: Table[GranatState], seat: int) -> str:
         """`🔴 **Alice**`: the badge and name of a seat."""
-        return f"{self.seat_badge(seat)} **{session.names[seat]}**"
+        return f"{self.seat_badge(seat)} **{table.names[seat]}**"
 
-    def describe(self, session: GameSession, move: NewMove) -> str:
-        state: GranatState = session.state  # type: ignore[assignment]
+    def describe(self, table: Table[GranatState], move: NewMove) -> str:
+        state = table.state
         if move.seat is None or move.kind is LogKind.RESIGN:
             if move.kind is LogKind.RESIGN and move.seat is not None \
                     and state.may_stop_early(move.seat):
-                return (f"{self.who(session, move.seat)} stopped the game, having lost both "
+                return (f"{self.who(table, move.seat)} stopped the game, having lost both "
                         "garnet pawns.")
-            return super().describe(session, move)
+            return super().describe(table, move)
         words = state.last_description if move.move == state.last_move else None
         forced = " (the only legal move)" if move.kind is LogKind.FORCED else ""
         tail = f": {words}" if words else ""
-        return f"{self.who(session, move.seat)} played `{move.move}`{forced}{tail}."
+        return f"{self.who(table, move.seat)} played `{move.move}`{forced}{tail}."
 
-    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
-        lines = [self.describe(session, move) for move in moves]
-        if session.result() is None:
-            lines += self.situation(session)
+    def summarize(self, table: Table[GranatState], moves: Sequence[NewMove]) -> list[str]:
+        lines = [self.describe(table, move) for move in moves]
+        if table.result() is None:
+            lines += self.situation(table)
         return lines
 
-    def situation(self, session: GameSession) -> list[str]:
+    def situation(self, table: Table[GranatState]) -> list[str]:
         """What the player to move must know: capture due, the garnet cell, early stops."""
-        state: GranatState = session.state  # type: ignore[assignment]
+        state = table.state
         if state.is_over():
             return []
         lines = []
@@ -100,13 +114,13 @@ class GranatUI(GameUI):
         for seat in (0, 1):
             if state.may_stop_early(seat):
                 lines.append(f"{self.seat_badge(seat)} {SEAT_WORDS[seat]} "
-                             f"({session.names[seat]}) has lost both garnet pawns and may "
+                             f"({table.names[seat]}) has lost both garnet pawns and may "
                              "stop: `/resign`.")
         return lines
 
-    def result_text(self, session: GameSession, result: Result) -> str:
-        names = session.names
-        state: GranatState = session.state  # type: ignore[assignment]
+    def result_text(self, table: Table[GranatState], result: Result) -> str:
+        names = table.names
+        state = table.state
         if result.reason == "resigned":
             loser = next(s for s in (0, 1) if s not in result.winners)
             winner = names[1 - loser]
@@ -128,8 +142,8 @@ class GranatUI(GameUI):
 
     # -- the board ----------------------------------------------------------------------------
 
-    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state: GranatState = session.state  # type: ignore[assignment]
+    def board_items(self, table: Table[GranatState]) -> list[BoardItem]:
+        state = table.state
         options = []
         for cell in state.movable_pawns()[:SELECT_LIMIT]:
             pawn = state.pawn_at(cell)
@@ -144,40 +158,41 @@ class GranatUI(GameUI):
         mover = SEAT_WORDS[state.current_player or 0]
         placeholder = (f"{mover} must capture: choose the pawn…" if state.capture_due()
                        else f"Choose a {mover} pawn to move…")
-        return [GameSelect(session.id, session.ply, "pawn", options=options,
+        return [GameSelect(table.id, table.ply, "pawn", options=options,
                            placeholder=placeholder, row=0)]
 
     # -- the composer ------------------------------------------------------------------------
 
     async def handle(
-        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        self, interaction: Interaction, table: Table[GranatState], act: GameAction,
         values: list[str],
     ) -> None:
-        state: GranatState = session.state  # type: ignore[assignment]
+        action, arg = act.action, act.arg
+        state = table.state
         if action == "pawn":
-            session.seat_to_act(interaction.user.id)
+            table.seat_to_act(interaction.user.id, expected_ply=act.ply)
             cell = str(parse_cell(values[0]))
             moves = state.moves_of(cell)
             if not moves:
                 raise Refusal(f"The pawn on {cell} has no legal move now.")
             chosen = moves[0] if len(moves) == 1 else None
-            content, view, image = await self._composer(session, cell, chosen)
+            content, view, image = await self._composer(table, cell, chosen)
             files = [image] if image else []
             await interaction.response.send_message(content, view=view, files=files,
                                                     ephemeral=True)
         elif action in PICK_ACTIONS:
-            session.seat_to_act(interaction.user.id)
+            table.seat_to_act(interaction.user.id, expected_ply=act.ply)
             move = self._legal(state, values[0])
-            content, view, image = await self._composer(session, str(move.start), move)
+            content, view, image = await self._composer(table, str(move.start), move)
             await interaction.response.edit_message(content=content, view=view,
                                                     attachments=[image] if image else [])
         elif action == "play":
-            await play_from_panel(interaction, session, arg)
+            await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
             await close_panel(interaction,
                               "Move cancelled: pick a pawn on the board to start again.")
         else:
-            raise IllegalMove(f"unknown Granat action {action!r}")
+            raise UnknownAction(f"This Granat control is no longer in use ({action!r}).")
 
     @staticmethod
     def _legal(state: GranatState, text: str) -> GranatMove:
@@ -195,10 +210,10 @@ class GranatUI(GameUI):
         return words
 
     async def _composer(
-        self, session: GameSession, cell: str, chosen: GranatMove | None
+        self, table: Table[GranatState], cell: str, chosen: GranatMove | None
     ) -> tuple[str, discord.ui.View, discord.File | None]:
         """The private message that builds a move: the pawn's moves, a preview, Confirm."""
-        state: GranatState = session.state  # type: ignore[assignment]
+        state = table.state
         moves = sorted(state.moves_of(cell), key=lambda m: KIND_ORDER[m.kind])
         pawn = state.pawn_at(cell)
         kind = "garnet pawn" if pawn and pawn.garnet else "neutral pawn"
@@ -220,28 +235,28 @@ class GranatUI(GameUI):
             first, last = chunk[0], chunk[-1]
             placeholder = ("Choose a move…" if len(chunks) == 1
                            else f"Moves {first} … {last}")
-            view.add_item(GameSelect(session.id, session.ply, action, options=options,
+            view.add_item(GameSelect(table.id, table.ply, action, options=options,
                                      placeholder=_clip(placeholder, 150), row=row))
         if len(chunks) > len(PICK_ACTIONS):
             lines.append("More moves than the menus can hold: type the others with `/move`.")
         if chosen is not None:
-            view.add_item(GameButton(session.id, session.ply, "play", str(chosen),
+            view.add_item(GameButton(table.id, table.ply, "play", str(chosen),
                                      label="Confirm", emoji="✅", row=4,
                                      style=discord.ButtonStyle.success))
-        view.add_item(GameButton(session.id, session.ply, "cancel", "", label="Cancel",
+        view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
                                  emoji="✖️", row=4, style=discord.ButtonStyle.secondary))
         highlight = str(chosen) if chosen is not None else None
         image = None
         if highlight is not None:
             png = await asyncio.to_thread(render, state.view(None), highlight, preview=True,
-                                          names=session.names)
+                                          names=table.names)
             image = discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)
         return "\n".join(lines), view, image
 
     # -- typing --------------------------------------------------------------------------------
 
-    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
-        state: GranatState = session.state  # type: ignore[assignment]
+    def autocomplete(self, table: Table[GranatState], typed: str) -> list[str]:
+        state = table.state
         if state.is_over():
             return []
         wanted = "".join(typed.split()).lower()

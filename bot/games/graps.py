@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import discord
 
-from bot.components import GameButton, GameSelect
-from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
-from bot.games.common import close_panel, play_from_panel
+from bot.components import GameAction, GameButton, GameSelect
+from bot.errors import UnknownAction
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.common import close_panel, play_from_panel, play_now
+from bot.replies import Interaction
 from engines import IllegalMove, Result
 from engines.graps import SEAT_NAMES, GrapsState
 from storage import MoveKind, NewMove
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession
 
 FACE_EMOJI = {"grape": "🍇", "blank": "⚪"}
 SELECT_LIMIT = 25
@@ -23,25 +21,42 @@ SELECT_LIMIT = 25
 BUTTONS_PER_ROW = 5
 
 
-class GrapsUI(GameUI):
+class GrapsUI(GameUI[GrapsState]):
     """Board: a select of the cells (≤ 25 legal) or of the rows; composer: one button a cell."""
 
     game_id = "graps"
+    pitch = (
+        "Grow your vine across a 15×15 vineyard to your opponent's land; grapes prune the "
+        "enemy vine."
+    )
+    rules = (
+        "**Board.** 15×15. Dark grows from row 1, Light from row 15; each has 45 pawns.\n"
+        "**Set-up.** Each player places one grape on their own land row.\n"
+        "**Your turn.** The bot rolls your die (one grape face, five blank faces by default):"
+        " place a pawn of that face; if it fits nowhere, you pass.\n"
+        "• *Blank*: next to (side-on) your own vine, not on your land, never touching an "
+        "enemy pawn side-on, never in the 8 cells around an enemy grape.\n"
+        "• *Grape*: on your own land, or next to your own vine. A grape **prunes** every "
+        "enemy pawn around it; enemy branches cut off from their land die.\n"
+        "**Winning.** Place a pawn on your opponent's land. Both stocks empty: the closer "
+        "vine wins. A player who can place nothing at all wins too (you must not block your "
+        "opponent)."
+    )
 
-    def status(self, session: GameSession) -> str:
-        stocks = session.state.stocks  # type: ignore[attr-defined]
+    def status(self, table: Table[GrapsState]) -> str:
+        stocks = table.state.stocks
         return " · ".join(f"{self.seat_badges[s]} {SEAT_NAMES[s]}: {n} in stock"
                           for s, n in enumerate(stocks))
 
-    def result_text(self, session: GameSession, result: Result) -> str:
-        names = session.names
+    def result_text(self, table: Table[GrapsState], result: Result) -> str:
+        names = table.names
         if result.reason == "land_reached":
             winner = result.winners[0]
             return (f"{self.seat_badges[winner]} {names[winner]} wins: their vine reached "
                     f"{names[1 - winner]}'s land!")
         if result.reason == "closest":
             winner = result.winners[0]
-            distances = [session.state.distance(s) for s in (0, 1)]  # type: ignore[attr-defined]
+            distances = [table.state.distance(s) for s in (0, 1)]
             return (f"Both stocks are empty: {self.seat_badges[winner]} {names[winner]} wins, "
                     f"{distances[winner]} rows from the goal against "
                     f"{distances[1 - winner]}.")
@@ -51,50 +66,50 @@ class GrapsUI(GameUI):
             winner = result.winners[0]
             return (f"{names[1 - winner]} left {names[winner]} no cell at all: "
                     f"{self.seat_badges[winner]} {names[winner]} wins by blockade.")
-        return super().result_text(session, result)
+        return super().result_text(table, result)
 
     # -- the game log ---------------------------------------------------------------------
 
-    def describe(self, session: GameSession, move: NewMove) -> str:
-        return self._line(session, move, roller=None, rolled=None, opening=False)
+    def describe(self, table: Table[GrapsState], move: NewMove) -> str:
+        return self._line(table, move, roller=None, rolled=None, opening=False)
 
-    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
+    def summarize(self, table: Table[GrapsState], moves: Sequence[NewMove]) -> list[str]:
         """One line per placement or pass; a roll joins the move it led to."""
         lines: list[str] = []
-        first_ply = session.ply - len(moves)  # the moves are the last ones of the log
+        first_ply = table.ply - len(moves)  # the moves are the last ones of the log
         for index, move in enumerate(moves):
             if move.kind is MoveKind.CHANCE:
                 # The roller is the seat of the next move, or the player to move now.
                 after = next((m for m in moves[index + 1:] if m.seat is not None), None)
-                roller = after.seat if after else session.state.current_player
+                roller = after.seat if after else table.state.current_player
                 if after is None:
-                    lines.append(self._roll_line(session, roller, move.move))
+                    lines.append(self._roll_line(table, roller, move.move))
                 continue
             before = moves[index - 1] if index else None
             rolled = (before.move.split(":", 1)[1]
                       if before is not None and before.kind is MoveKind.CHANCE else None)
             opening = first_ply + index < 2  # plies 0 and 1 are the opening grapes
-            lines.append(self._line(session, move, roller=move.seat, rolled=rolled,
+            lines.append(self._line(table, move, roller=move.seat, rolled=rolled,
                                     opening=opening))
         return lines
 
-    def _who(self, session: GameSession, seat: int | None) -> str:
+    def _who(self, table: Table[GrapsState], seat: int | None) -> str:
         if seat is None or seat < 0:
             return "🎲"
-        return f"{self.seat_badges[seat]} **{session.names[seat]}**"
+        return f"{self.seat_badges[seat]} **{table.names[seat]}**"
 
-    def _roll_line(self, session: GameSession, seat: int | None, text: str) -> str:
+    def _roll_line(self, table: Table[GrapsState], seat: int | None, text: str) -> str:
         face = text.split(":", 1)[-1]
-        return f"🎲 {self._who(session, seat)} rolled {FACE_EMOJI.get(face, '')} **a {face}**."
+        return f"🎲 {self._who(table, seat)} rolled {FACE_EMOJI.get(face, '')} **a {face}**."
 
     def _line(
-        self, session: GameSession, move: NewMove, *, roller: int | None, rolled: str | None,
+        self, table: Table[GrapsState], move: NewMove, *, roller: int | None, rolled: str | None,
         opening: bool,
     ) -> str:
         """The log line of one move; `rolled` is the face rolled just before it, if known."""
         if move.kind is MoveKind.CHANCE:
-            return self._roll_line(session, roller, move.move)
-        who = self._who(session, move.seat)
+            return self._roll_line(table, roller, move.move)
+        who = self._who(table, move.seat)
         if move.kind is MoveKind.RESIGN:
             return f"{who} resigned."
         if move.move == "pass":
@@ -102,7 +117,7 @@ class GrapsUI(GameUI):
                 return f"{who} rolled {FACE_EMOJI.get(rolled, '')} a {rolled} but has no cell " \
                        "for it: pass."
             return f"{who} has no pawn left in stock: pass."
-        state: GrapsState = session.state  # type: ignore[assignment]
+        state = table.state
         face = self._face_on(state, move)
         emoji = FACE_EMOJI.get(face or "", "")
         what = f"{emoji} a {face}" if face else "a pawn"
@@ -112,7 +127,7 @@ class GrapsUI(GameUI):
             text = f"{who} rolled {what}: **{move.move}** was its only cell, placed there"
         else:
             text = f"{who} placed {what} on **{move.move}**"
-        return text + self._removal(session, state, move) + "."
+        return text + self._removal(table, state, move) + "."
 
     @staticmethod
     def _face_on(state: GrapsState, move: NewMove) -> str | None:
@@ -122,7 +137,7 @@ class GrapsUI(GameUI):
             return None
         return str(pawn["face"])
 
-    def _removal(self, session: GameSession, state: GrapsState, move: NewMove) -> str:
+    def _removal(self, table: Table[GrapsState], state: GrapsState, move: NewMove) -> str:
         """`, pruning 🟠 g8, h8 and cutting off 2 more` when this was the last placement."""
         last = state.last_placement
         if not last or last["cell"] != move.move or last["seat"] != move.seat:
@@ -142,8 +157,8 @@ class GrapsUI(GameUI):
 
     # -- the board ------------------------------------------------------------------------
 
-    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state: GrapsState = session.state  # type: ignore[assignment]
+    def board_items(self, table: Table[GrapsState]) -> list[BoardItem]:
+        state = table.state
         face = state.face_to_place
         cells = state.legal_cells()
         if face is None or not cells:
@@ -152,7 +167,7 @@ class GrapsUI(GameUI):
         if len(cells) <= SELECT_LIMIT:
             options = [discord.SelectOption(label=str(cell), value=str(cell), emoji=emoji)
                        for cell in cells]
-            return [GameSelect(session.id, session.ply, "cell", options=options, row=0,
+            return [GameSelect(table.id, table.ply, "cell", options=options, row=0,
                                placeholder=f"Place your {face.value} on…")]
         rows = state.legal_cells_by_row()
         options = []
@@ -162,33 +177,32 @@ class GrapsUI(GameUI):
             options.append(discord.SelectOption(
                 label=f"Row {row}: {count} cell{'s' * (count > 1)}", value=str(row),
                 description=names[:100], emoji=emoji))
-        return [GameSelect(session.id, session.ply, "row", options=options, row=0,
+        return [GameSelect(table.id, table.ply, "row", options=options, row=0,
                            placeholder=f"Place your {face.value}: choose a row…")]
 
     # -- the composer ---------------------------------------------------------------------
 
     async def handle(
-        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        self, interaction: Interaction, table: Table[GrapsState], act: GameAction,
         values: list[str],
     ) -> None:
+        action, arg = act.action, act.arg
         if action == "row":
-            session.seat_to_act(interaction.user.id)
-            content, view = self._row_picker(session, values[0])
+            table.seat_to_act(interaction.user.id, expected_ply=act.ply)
+            content, view = self._row_picker(table, values[0])
             await interaction.response.send_message(content, view=view, ephemeral=True)
         elif action == "cell":
-            session.seat_to_act(interaction.user.id)
-            await interaction.response.defer()
-            await session.play(interaction.user.id, values[0], expected_ply=session.ply)
+            await play_now(interaction, table, values[0], act.ply)
         elif action == "place":
-            await play_from_panel(interaction, session, arg)
+            await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
             await close_panel(interaction, "Cancelled: choose a row on the board to start again.")
         else:
-            raise IllegalMove(f"unknown Graps action {action!r}")
+            raise UnknownAction(f"This Graps control is no longer in use ({action!r}).")
 
-    def _row_picker(self, session: GameSession, row_text: str) -> tuple[str, discord.ui.View]:
+    def _row_picker(self, table: Table[GrapsState], row_text: str) -> tuple[str, discord.ui.View]:
         """The private message with one button per legal cell of the row chosen."""
-        state: GrapsState = session.state  # type: ignore[assignment]
+        state = table.state
         face = state.face_to_place
         row = int(row_text) if row_text.isdigit() else 0
         cells = state.legal_cells_by_row().get(row, [])
@@ -196,11 +210,11 @@ class GrapsUI(GameUI):
             raise IllegalMove(f"no legal cell on row {row_text} now")
         view = discord.ui.View(timeout=None)
         for index, cell in enumerate(cells):
-            view.add_item(GameButton(session.id, session.ply, "place", str(cell),
+            view.add_item(GameButton(table.id, table.ply, "place", str(cell),
                                      label=str(cell), emoji=FACE_EMOJI[face.value],
                                      style=discord.ButtonStyle.primary,
                                      row=index // BUTTONS_PER_ROW))
-        view.add_item(GameButton(session.id, session.ply, "cancel", "", label="Cancel",
+        view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
                                  emoji="✖️", style=discord.ButtonStyle.secondary,
                                  row=(len(cells) - 1) // BUTTONS_PER_ROW + 1))
         content = (f"**Row {row}**: place your {FACE_EMOJI[face.value]} {face.value} on which "
@@ -209,8 +223,8 @@ class GrapsUI(GameUI):
 
     # -- typing ---------------------------------------------------------------------------
 
-    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
-        state: GrapsState = session.state  # type: ignore[assignment]
+    def autocomplete(self, table: Table[GrapsState], typed: str) -> list[str]:
+        state = table.state
         wanted = "".join(typed.split()).lower()
         texts = [str(move) for move in state.legal_moves()]
         # Cells are listed row by row from a1: a player typing "h" wants column h.

@@ -7,16 +7,24 @@ button under every board (so a player with closed DMs is never stuck).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.components import GameButton, GameSelect
-from bot.errors import NotAPlayer, Refusal
-from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
-from bot.games.common import close_panel, play_from_panel
+from bot.components import GameAction, GameButton, GameSelect
+from bot.errors import NotAPlayer, UnknownAction
+from bot.games.base import (
+    AUTOCOMPLETE_LIMIT,
+    BoardItem,
+    GameUI,
+    Notice,
+    PrivateNote,
+    Table,
+    Turn,
+)
+from bot.games.common import close_panel, play_from_panel, play_now
+from bot.replies import Interaction
 from engines import Result
 from engines.kraut_ruben import (
     FIXED_POINTS,
@@ -28,11 +36,6 @@ from engines.kraut_ruben import (
     parse_notation,
 )
 from storage import MoveKind, NewMove
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession, Turn
-
-log = logging.getLogger(__name__)
 
 TILE_EMOJI = {
     "tomato": "🍅", "asparagus": "🌿", "carrot": "🥕", "lettuce": "🥬", "clover": "🍀",
@@ -72,22 +75,34 @@ def contract_lines(contract: Mapping[str, Any]) -> list[str]:
     ]
 
 
-class KrautRubenUI(GameUI):
+class KrautRubenUI(GameUI[KrautRubenState]):
     """Board: Draw / Mole, then a bed menu, then Take or End; My contract answers privately."""
 
     game_id = "kraut_ruben"
+    pitch = (
+        "Plant vegetables in shared gardens to fulfil a secret contract; claim your garden, "
+        "send snails to spoil the others."
+    )
+    rules = (
+        "**Material.** 85 tiles in a bag (tomatoes, asparagus, carrots, lettuces, clover, "
+        "dandelions, snails), one garden per player plus one, each 3×4 beds.\n"
+        "**Your secret contract** names a main vegetable, two vegetables that score (more or "
+        "less depending on how many main vegetables the garden shows) and one that costs you.\n"
+        "**Your turn.** Draw a tile and plant it on an empty bed (or play your mole, once per"
+        " game); a snail or a mole covers a tile already planted. After placing, you may "
+        "claim a garden as yours (once); the last bed of a claimed garden is its owner's.\n"
+        "**End.** Your garden full, you are finished; when everyone is, each claimed garden "
+        "is scored with its owner's contract (clover +1, snail −1). Best score wins; a tie "
+        "goes to whoever claimed first. Two players: 5 gardens, 2 each."
+    )
 
-    @staticmethod
-    def _state(session: GameSession) -> KrautRubenState:
-        return session.state  # type: ignore[return-value]
-
-    def _who(self, session: GameSession, seat: int) -> str:
-        return f"{self.seat_badge(seat)} **{session.names[seat]}**"
+    def _who(self, table: Table[KrautRubenState], seat: int) -> str:
+        return f"{self.seat_badge(seat)} **{table.names[seat]}**"
 
     # -- texts ---------------------------------------------------------------------------
 
-    def status(self, session: GameSession) -> str:
-        state = self._state(session)
+    def status(self, table: Table[KrautRubenState]) -> str:
+        state = table.state
         parts = []
         if state.options["match_games"] > 1:
             parts.append(f"game {state.game_number} of {state.options['match_games']}")
@@ -96,10 +111,10 @@ class KrautRubenUI(GameUI):
             parts.append(f"drawn: {state.drawn_tile}")
         return " · ".join(parts)
 
-    def result_text(self, session: GameSession, result: Result) -> str:
+    def result_text(self, table: Table[KrautRubenState], result: Result) -> str:
         if result.reason == "resigned" or not result.scores:
-            return super().result_text(session, result)
-        names = session.names
+            return super().result_text(table, result)
+        names = table.names
         scores = result.scores
         others = " · ".join(f"{names[s]} {scores[s]:g}" for s in range(len(names))
                             if s not in result.winners)
@@ -112,11 +127,11 @@ class KrautRubenUI(GameUI):
         tie = " — tie broken: took a garden first" if len(tied) > 1 else ""
         return f"🏆 {winners} wins with {best:g} points ({others}){tie}."
 
-    def describe(self, session: GameSession, move: NewMove) -> str:
-        return self._line(session, move, None) or ""
+    def describe(self, table: Table[KrautRubenState], move: NewMove) -> str:
+        return self._line(table, move, None) or ""
 
-    def summarize(self, session: GameSession, moves: Sequence[NewMove]) -> list[str]:
-        state = self._state(session)
+    def summarize(self, table: Table[KrautRubenState], moves: Sequence[NewMove]) -> list[str]:
+        state = table.state
         lines: list[str] = []
         drawn: str | None = None
         dealt = False
@@ -139,22 +154,22 @@ class KrautRubenUI(GameUI):
                         lines[-1] = lines[-1].replace("draws from the bag…",
                                                       f"drew {tile_words(drawn)}.")
                 continue
-            line = self._line(session, move, drawn)
+            line = self._line(table, move, drawn)
             if line:
                 lines.append(line)
         return lines
 
-    def _line(self, session: GameSession, move: NewMove, drawn: str | None) -> str | None:
+    def _line(self, table: Table[KrautRubenState], move: NewMove, drawn: str | None) -> str | None:
         """One log line for a player's (or forced) move; None for a hidden chance event."""
         if move.seat is None:
             if move.move.startswith("contract:"):
                 return None
             return f"🎲 {tile_words(move.move.split(':', 1)[1])} comes out of the bag."
-        who = self._who(session, move.seat)
+        who = self._who(table, move.seat)
         if move.kind is MoveKind.RESIGN:
             return f"{who} resigned."
         forced = move.kind is MoveKind.FORCED
-        state = self._state(session)
+        state = table.state
         try:
             parsed = parse_notation(move.move)
         except ValueError:
@@ -185,10 +200,10 @@ class KrautRubenUI(GameUI):
 
     # -- the board -------------------------------------------------------------------------
 
-    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state = self._state(session)
-        sid, ply = session.id, session.ply
-        items: list[discord.ui.Item] = []
+    def board_items(self, table: Table[KrautRubenState]) -> list[BoardItem]:
+        state = table.state
+        sid, ply = table.id, table.ply
+        items: list[BoardItem] = []
         if (state.phase is Phase.CHOOSE and state.must_take()) or state.phase is Phase.TAKE:
             buttons = [GameButton(sid, ply, "take", str(g), label=f"Take garden {g}",
                                   emoji="🏡", style=discord.ButtonStyle.success)
@@ -211,36 +226,36 @@ class KrautRubenUI(GameUI):
             places = [str(p) for p in state.placements()]
             tile = str(state.drawn_tile)
             if len(places) <= SELECT_LIMIT:
-                items.append(self._bed_select(session, "place", places,
+                items.append(self._bed_select(table, "place", places,
                                               f"Where does the {tile} go?"))
             else:
-                items.append(self._garden_select(session, "garden", state.placement_gardens(),
+                items.append(self._garden_select(table, "garden", state.placement_gardens(),
                                                  f"Choose a garden for the {tile}…"))
         items.append(GameButton(sid, None, "contract", label="My contract", emoji="📜",
                                 style=discord.ButtonStyle.secondary, row=4))
         return items
 
-    def _garden_label(self, session: GameSession, garden: int) -> tuple[str, str]:
-        state = self._state(session)
+    def _garden_label(self, table: Table[KrautRubenState], garden: int) -> tuple[str, str]:
+        state = table.state
         owner = state.owners[garden - 1]
-        whose = f"{session.names[owner]}'s garden" if owner is not None else "no owner yet"
+        whose = f"{table.names[owner]}'s garden" if owner is not None else "no owner yet"
         empty = len(state.empty_beds(garden))
         return f"Garden {garden}", f"{whose} · {empty} empty bed{'s' * (empty != 1)}"
 
-    def _garden_select(self, session: GameSession, action: str, gardens: Sequence[int],
+    def _garden_select(self, table: Table[KrautRubenState], action: str, gardens: Sequence[int],
                        placeholder: str) -> GameSelect:
         options = []
         for garden in gardens:
-            label, description = self._garden_label(session, garden)
+            label, description = self._garden_label(table, garden)
             options.append(discord.SelectOption(label=label, value=str(garden),
                                                 description=description[:100]))
-        return GameSelect(session.id, session.ply, action, options=options,
+        return GameSelect(table.id, table.ply, action, options=options,
                           placeholder=placeholder, row=0)
 
-    def _bed_select(self, session: GameSession, action: str, moves: Sequence[str],
+    def _bed_select(self, table: Table[KrautRubenState], action: str, moves: Sequence[str],
                     placeholder: str) -> GameSelect:
         """One option per move (`3B2` or `mole 3B2`), saying what lies there now."""
-        state = self._state(session)
+        state = table.state
         options = []
         for text in moves:
             parsed = parse_notation(text)
@@ -248,46 +263,45 @@ class KrautRubenUI(GameUI):
             top = state.top(garden, bed)
             here = f"covers {tile_words(str(top))}" if top else "empty bed"
             owner = state.owners[garden - 1]
-            whose = f" · {session.names[owner]}'s garden" if owner is not None else ""
+            whose = f" · {table.names[owner]}'s garden" if owner is not None else ""
             options.append(discord.SelectOption(
                 label=f"Garden {garden} · bed {bed}", value=text,
                 description=f"{here}{whose}"[:100]))
-        return GameSelect(session.id, session.ply, action, options=options,
+        return GameSelect(table.id, table.ply, action, options=options,
                           placeholder=placeholder, row=0)
 
     # -- components ------------------------------------------------------------------------
 
     async def handle(
-        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        self, interaction: Interaction, table: Table[KrautRubenState], act: GameAction,
         values: list[str],
     ) -> None:
+        action, arg = act.action, act.arg
         user = interaction.user.id
         if action == "contract":
-            await self._show_contract(interaction, session)
+            await self._show_contract(interaction, table)
         elif action in ("draw", "end", "take", "place"):
             move = {"draw": "draw", "end": "end", "take": f"take {arg}"}.get(action)
             move = move or values[0]
-            session.seat_to_act(user, expected_ply=session.ply)  # refuse before deferring
-            await interaction.response.defer()
-            await session.play(user, move, expected_ply=session.ply)
+            await play_now(interaction, table, move, act.ply)
         elif action in ("garden", "mole", "molegarden"):
-            session.seat_to_act(user, expected_ply=session.ply)
-            content, view = self._composer(session, action, values)
+            table.seat_to_act(user, expected_ply=act.ply)
+            content, view = self._composer(table, action, values)
             if action == "molegarden":
                 await interaction.response.edit_message(content=content, view=view)
             else:
                 await interaction.response.send_message(content, view=view, ephemeral=True)
         elif action in ("placebed", "molebed"):
-            await play_from_panel(interaction, session, values[0])
+            await play_from_panel(interaction, table, values[0], act.ply)
         elif action == "cancel":
             await close_panel(interaction, "Cancelled: use the board's controls to choose again.")
         else:
-            raise Refusal(f"Unknown Kraut & Rüben action {action!r}.")
+            raise UnknownAction(f"This Kraut & Rüben control is no longer in use ({action!r}).")
 
-    def _composer(self, session: GameSession, action: str,
+    def _composer(self, table: Table[KrautRubenState], action: str,
                   values: list[str]) -> tuple[str, discord.ui.View]:
         """The private second step: beds of the chosen garden, or where the mole may dig."""
-        state = self._state(session)
+        state = table.state
         view = discord.ui.View(timeout=None)
         if action == "garden":
             garden = int(values[0])
@@ -295,7 +309,7 @@ class KrautRubenUI(GameUI):
             tile = str(state.drawn_tile)
             content = (f"{tile_words(tile, 'Your')}: choose a bed in **garden {garden}** "
                        f"({len(moves)} possible).")
-            view.add_item(self._bed_select(session, "placebed", moves, "Choose a bed…"))
+            view.add_item(self._bed_select(table, "placebed", moves, "Choose a bed…"))
         else:
             targets = [str(m) for m in state.mole_targets()]
             if action == "molegarden":
@@ -304,46 +318,49 @@ class KrautRubenUI(GameUI):
             if len(targets) <= SELECT_LIMIT:
                 content = (f"{TILE_EMOJI['mole']} Your mole covers a tile for good (once per "
                            "game): choose which.")
-                view.add_item(self._bed_select(session, "molebed", targets, "Cover which tile?"))
+                view.add_item(self._bed_select(table, "molebed", targets, "Cover which tile?"))
             else:
                 content = f"{TILE_EMOJI['mole']} Your mole: first choose a garden."
-                view.add_item(self._garden_select(session, "molegarden", state.mole_gardens(),
+                view.add_item(self._garden_select(table, "molegarden", state.mole_gardens(),
                                                   "Choose a garden…"))
-        view.add_item(GameButton(session.id, session.ply, "cancel", label="Cancel", emoji="✖️",
+        view.add_item(GameButton(table.id, table.ply, "cancel", label="Cancel", emoji="✖️",
                                  style=discord.ButtonStyle.secondary, row=1))
         return content, view
 
-    async def _show_contract(self, interaction: discord.Interaction,
-                             session: GameSession) -> None:
-        seat = session.record.seat_of(interaction.user.id)
+    async def _show_contract(self, interaction: Interaction,
+                             table: Table[KrautRubenState]) -> None:
+        seat = table.record.seat_of(interaction.user.id)
         if seat is None:
-            raise NotAPlayer(f"You are not playing in {session.title}: contracts are secret "
+            raise NotAPlayer(f"You are not playing in {table.title}: contracts are secret "
                              "until the end of the game.")
-        await interaction.response.send_message(self.contract_text(session, seat),
+        await interaction.response.send_message(self.contract_text(table, seat),
                                                 ephemeral=True)
 
-    def contract_text(self, session: GameSession, seat: int) -> str:
+    def contract_text(self, table: Table[KrautRubenState], seat: int) -> str:
         """A seat's contract and what each garden would score with it now (from its view)."""
-        view = self._state(session).view(seat)
+        view = table.state.view(seat)
         contract = view["your_contract"]
         if contract is None:
             return "Your contract has not been dealt yet."
         game = (f", game {view['game_number']} of {view['match_games']}"
                 if view["match_games"] > 1 else "")
-        lines = [f"📜 **Your secret contract: No. {contract['number']}** — {session.title} "
-                 f"(#{session.id}{game})", *contract_lines(contract), "",
+        lines = [f"📜 **Your secret contract: No. {contract['number']}** — {table.title} "
+                 f"(#{table.id}{game})", *contract_lines(contract), "",
                  "**What each garden would score for you now:**"]
         for garden, points in zip(view["gardens"], view["your_garden_points"], strict=True):
             owner = garden["owner"]
             mark = " ← yours" if owner == seat else (
-                f" ({session.names[owner]}'s)" if owner is not None else "")
+                f" ({table.names[owner]}'s)" if owner is not None else "")
             lines.append(f"Garden {garden['number']}: **{points}** points{mark}")
         return "\n".join(lines)
 
     # -- after the board --------------------------------------------------------------------
 
-    async def after_announce(self, session: GameSession, turn: Turn) -> None:
-        state: KrautRubenState = turn.state  # type: ignore[assignment]
+    def after_announce(
+        self, table: Table[KrautRubenState], turn: Turn
+    ) -> list[Notice | PrivateNote]:
+        """Scores of a game just finished, then each player's new contract, privately."""
+        state = table.state
         dealt = any(m.kind is MoveKind.CHANCE and m.move.startswith("contract:")
                     for m in turn.moves)
         resigned = any(m.kind is MoveKind.RESIGN for m in turn.moves)
@@ -352,31 +369,27 @@ class KrautRubenUI(GameUI):
             ended.append(state.records[state.game_number - 2])
         if state.is_over() and not resigned and state.records:
             ended.append(state.records[-1])
-        channel = await session.channel()
-        for summary in ended:
-            await channel.send(embed=self.score_embed(session, summary, state))
+        notices: list[Notice | PrivateNote] = [
+            Notice(self.score_embed(table, summary, state)) for summary in ended]
         if dealt:
-            await self.send_contracts(session, channel)
+            notices += self.contract_notes(table)
+        return notices
 
-    async def send_contracts(self, session: GameSession,
-                             channel: discord.abc.Messageable) -> None:
-        """DM each player their contract; say so in the thread when a DM cannot be sent."""
-        for seat in range(len(session.names)):
-            user_id = session.record.user_at(seat)
-            try:
-                user = await session.bot.fetch_user(user_id)
-                await user.send(self.contract_text(session, seat))
-            except discord.HTTPException:
-                log.info("game %s: could not DM the contract to %s", session.id, user_id)
-                await channel.send(
-                    f"<@{user_id}>, I could not DM you: use the **My contract** button under "
-                    "the board to see your contract.",
-                    allowed_mentions=discord.AllowedMentions(users=True))
+    def contract_notes(self, table: Table[KrautRubenState]) -> list[PrivateNote]:
+        """Each player's contract by DM; a pointer to **My contract** when DMs are closed."""
+        notes = []
+        for seat in range(len(table.names)):
+            user_id = table.record.user_at(seat)
+            notes.append(PrivateNote(
+                user_id, self.contract_text(table, seat),
+                fallback=f"<@{user_id}>, I could not DM you: use the **My contract** button "
+                         "under the board to see your contract."))
+        return notes
 
-    def score_embed(self, session: GameSession, summary: Mapping[str, Any],
+    def score_embed(self, table: Table[KrautRubenState], summary: Mapping[str, Any],
                     state: KrautRubenState) -> discord.Embed:
         """One finished game: contracts revealed, each garden's score line by line, winner."""
-        names = session.names
+        names = table.names
         match = state.options["match_games"]
         number = summary["game_number"]
         title = (f"🏁 Game {number} of {match} — scores" if match > 1 else "🏁 Final scores")
@@ -427,8 +440,8 @@ class KrautRubenUI(GameUI):
 
     # -- typing ------------------------------------------------------------------------------
 
-    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
-        state = self._state(session)
+    def autocomplete(self, table: Table[KrautRubenState], typed: str) -> list[str]:
+        state = table.state
         player = state.current_player
         if player is None or player < 0:
             return []

@@ -4,55 +4,72 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING
 
 import discord
 
-from bot.components import GameButton, GameSelect
-from bot.games.base import AUTOCOMPLETE_LIMIT, GameUI
+from bot.components import GameAction, GameButton, GameSelect
+from bot.errors import UnknownAction
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel
+from bot.replies import Interaction
 from engines import IllegalMove, Result
 from engines.qawale import Direction, QawaleMove, QawaleState, parse_notation
 from renderers import render
 from storage import MoveKind, NewMove
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession
 
 PEBBLE_WORDS = {"n": "neutral", "0": "🔵", "1": "🟠"}
 ARROWS = {Direction.N: "⬆️", Direction.S: "⬇️", Direction.W: "⬅️", Direction.E: "➡️"}
 PREVIEW_FILENAME = "preview.png"
 
 
-class QawaleUI(GameUI):
+class QawaleUI(GameUI[QawaleState]):
     """Board: a select of the stacks. Composer (private): direction buttons, Undo, Confirm."""
 
     game_id = "qawale"
+    pitch = (
+        "Drop a pebble on a stack, sow the whole stack across the board, show four of your "
+        "colour in a line."
+    )
+    rules = (
+        "**Board.** 4×4 cells, columns a–d, rows 1–4. Two neutral (beige) pebbles on each "
+        "corner to start. Each player has 8 pebbles.\n"
+        "**Your turn.**\n"
+        "1. Put one of your pebbles on top of any stack (never on an empty cell).\n"
+        "2. Pick up that whole stack and sow it, **bottom pebble first**, one pebble per "
+        "cell: the first on a cell next to the stack (no diagonals), each next one next to "
+        "the previous.\n"
+        "3. You may never step straight back to the cell you just left; loops are fine.\n"
+        "**Winning.** Show four pebbles of your colour *on top of stacks* in a row, a column "
+        "or a long diagonal, once the sowing is over. A line of your opponent's colour makes "
+        "*them* win. A line for both: the sower wins. All 16 pebbles placed and no line: a "
+        "draw.\n"
+        "**Notation.** `b2:NNE` = put on b2, sow north, north, east."
+    )
 
-    def status(self, session: GameSession) -> str:
-        stocks = session.state.stocks  # type: ignore[attr-defined]
+    def status(self, table: Table[QawaleState]) -> str:
+        stocks = table.state.stocks
         return " · ".join(f"{self.seat_badges[s]} {n} pebbles left" for s, n in enumerate(stocks))
 
-    def result_text(self, session: GameSession, result: Result) -> str:
+    def result_text(self, table: Table[QawaleState], result: Result) -> str:
         if result.reason == "line":
             winner = result.winners[0]
-            return f"{session.names[winner]} wins with four {self.seat_badges[winner]} in a line!"
+            return f"{table.names[winner]} wins with four {self.seat_badges[winner]} in a line!"
         if result.reason == "draw":
             return "Draw: all 16 pebbles are placed and nobody showed a line."
-        return super().result_text(session, result)
+        return super().result_text(table, result)
 
-    def describe(self, session: GameSession, move: NewMove) -> str:
+    def describe(self, table: Table[QawaleState], move: NewMove) -> str:
         if move.kind is not MoveKind.PLAYER or move.seat is None:
-            return super().describe(session, move)
+            return super().describe(table, move)
         parsed = parse_notation(move.move)
         steps = " ".join(ARROWS[d] for d in parsed.path)
-        return (f"{self.seat_badge(move.seat)} **{session.names[move.seat]}** put a pebble on "
+        return (f"{self.seat_badge(move.seat)} **{table.names[move.seat]}** put a pebble on "
                 f"**{parsed.cell}** and sowed {len(parsed.path)}: {steps} (`{move.move}`)")
 
     # -- the board ----------------------------------------------------------------
 
-    def board_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state: QawaleState = session.state  # type: ignore[assignment]
+    def board_items(self, table: Table[QawaleState]) -> list[BoardItem]:
+        state = table.state
         options = []
         for cell in state.stack_cells():
             stack = state.stacks[cell]
@@ -62,36 +79,37 @@ class QawaleUI(GameUI):
                 value=str(cell),
                 description=f"Add yours, then sow {len(stack) + 1} steps",
             ))
-        return [GameSelect(session.id, session.ply, "stack", options=options,
+        return [GameSelect(table.id, table.ply, "stack", options=options,
                            placeholder="Choose a stack to sow…", row=0)]
 
     # -- the composer ----------------------------------------------------------------
 
     async def handle(
-        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str,
+        self, interaction: Interaction, table: Table[QawaleState], act: GameAction,
         values: list[str],
     ) -> None:
+        action, arg = act.action, act.arg
         if action == "stack":
-            session.seat_to_act(interaction.user.id)
-            move = self._partial(session, f"{values[0]}:")
-            content, view, image = await self._composer(session, move)
+            table.seat_to_act(interaction.user.id, expected_ply=act.ply)
+            move = self._partial(table, f"{values[0]}:")
+            content, view, image = await self._composer(table, move)
             await interaction.response.send_message(content, view=view, file=image, ephemeral=True)
         elif action == "step":
-            session.seat_to_act(interaction.user.id)
-            move = self._partial(session, arg)
-            content, view, image = await self._composer(session, move)
+            table.seat_to_act(interaction.user.id, expected_ply=act.ply)
+            move = self._partial(table, arg)
+            content, view, image = await self._composer(table, move)
             await interaction.response.edit_message(content=content, view=view, attachments=[image])
         elif action == "play":
-            await play_from_panel(interaction, session, arg)
+            await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
             await close_panel(interaction,
                               "Move cancelled: pick a stack on the board to start again.")
         else:
-            raise IllegalMove(f"unknown Qawale action {action!r}")
+            raise UnknownAction(f"This Qawale control is no longer in use ({action!r}).")
 
-    def _partial(self, session: GameSession, text: str) -> QawaleMove:
+    def _partial(self, table: Table[QawaleState], text: str) -> QawaleMove:
         """Read a partial sowing and check each step so far is legal."""
-        state: QawaleState = session.state  # type: ignore[assignment]
+        state = table.state
         move = parse_notation(text)
         if not state.stacks[move.cell]:
             raise IllegalMove(f"{move.cell} is empty: a pebble may only go on a stack")
@@ -101,10 +119,10 @@ class QawaleUI(GameUI):
         return move
 
     async def _composer(
-        self, session: GameSession, move: QawaleMove
+        self, table: Table[QawaleState], move: QawaleMove
     ) -> tuple[str, discord.ui.View, discord.File]:
         """The private message that builds a move: preview image, directions, Undo, Confirm."""
-        state: QawaleState = session.state  # type: ignore[assignment]
+        state = table.state
         seat = state.current_player
         pebbles = [*state.stacks[move.cell], str(seat)]
         needed, done = len(pebbles), len(move.path)
@@ -119,25 +137,25 @@ class QawaleUI(GameUI):
         view = discord.ui.View(timeout=None)
         for direction in (Direction.N, Direction.S, Direction.W, Direction.E):
             view.add_item(GameButton(
-                session.id, session.ply, "step", f"{move}{direction.name}",
+                table.id, table.ply, "step", f"{move}{direction.name}",
                 label=direction.word.capitalize(), emoji=ARROWS[direction], row=0,
                 style=discord.ButtonStyle.primary, disabled=direction not in legal))
         undo = QawaleMove(move.cell, move.path[:-1])
-        view.add_item(GameButton(session.id, session.ply, "step", str(undo), label="Undo step",
+        view.add_item(GameButton(table.id, table.ply, "step", str(undo), label="Undo step",
                                  emoji="↩️", row=1, disabled=not move.path))
-        view.add_item(GameButton(session.id, session.ply, "play", str(move), label="Confirm",
+        view.add_item(GameButton(table.id, table.ply, "play", str(move), label="Confirm",
                                  emoji="✅", style=discord.ButtonStyle.success, row=1,
                                  disabled=done < needed))
-        view.add_item(GameButton(session.id, session.ply, "cancel", "", label="Cancel",
+        view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
                                  emoji="✖️", row=1, style=discord.ButtonStyle.secondary))
         png = await asyncio.to_thread(render, state.view(seat), str(move), preview=True,
-                                      names=session.names)
+                                      names=table.names)
         return "\n".join(lines), view, discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)
 
     # -- typing ------------------------------------------------------------------------
 
-    def autocomplete(self, session: GameSession, typed: str) -> list[str]:
-        state: QawaleState = session.state  # type: ignore[assignment]
+    def autocomplete(self, table: Table[QawaleState], typed: str) -> list[str]:
+        state = table.state
         wanted = "".join(typed.split()).lower()
         moves = state.legal_moves()
         if len(wanted) >= 2:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 import simcord
+from discord.app_commands import CommandInvokeError
 
 from bot import Ludotheque, create_bot
 from bot.config import Settings
+from bot.replies import explain
 
 
 @pytest.fixture
@@ -24,10 +26,27 @@ def simcord_bot(database_url: str) -> Ludotheque:
     return create_bot(Settings(database_url=database_url))
 
 
+def refusals_only(errors: list[BaseException]) -> list[BaseException]:
+    """The captured errors that are not refusals answered privately (those are by design)."""
+    unexpected = []
+    for error in errors:
+        original = error.original if isinstance(error, CommandInvokeError) else error
+        if explain(original) is None:
+            unexpected.append(error)
+    return unexpected
+
+
 @pytest.fixture
 async def env(simcord_env: simcord.Env, simcord_bot: Ludotheque):
-    """The running simulated Discord; the bot is closed after the test."""
+    """The running simulated Discord; the bot is closed after the test.
+
+    Refusals (not your turn, illegal move...) are exceptions that reach the command tree's
+    error handler, which simcord records; they are expected. Anything else fails the test.
+    """
     yield simcord_env
+    unexpected = refusals_only(simcord_env.errors)
+    if unexpected:
+        raise ExceptionGroup("the bot raised unexpected errors", unexpected)  # type: ignore[arg-type]
     await simcord_env.bot.close()
     if simcord_env.bot is not simcord_bot:
         await simcord_bot.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.challenges import CHALLENGE_TIMEOUT
-from bot.games import PLAYABLE
+from bot.games import GAME_UIS
 from storage import ChallengeStatus
 from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
 
@@ -22,7 +22,7 @@ async def test_games_lists_all_five_with_players_and_a_pitch(env, world) -> None
 async def test_games_marks_a_game_without_discord_controls_as_coming_soon(
     env, world, monkeypatch
 ) -> None:
-    monkeypatch.delitem(PLAYABLE, "granat")
+    monkeypatch.delitem(GAME_UIS, "granat")
     result = await world.alice.slash(world.channel, "games")
     names = [f.name for f in result.response.embeds[0].fields]
     assert "Granat (2 players) · *coming soon*" in names
@@ -60,7 +60,7 @@ async def test_challenging_a_bot_is_refused_privately(env, world) -> None:
 
 
 async def test_a_game_not_playable_yet_is_refused_as_coming_soon(env, world, monkeypatch) -> None:
-    monkeypatch.delitem(PLAYABLE, "granat")
+    monkeypatch.delitem(GAME_UIS, "granat")
     result = await world.alice.slash(world.channel, "challenge", game="granat", opponent=world.bob)
     assert result.ephemeral
     assert "Granat is coming soon" in result.response.content

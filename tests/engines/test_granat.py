@@ -7,14 +7,13 @@ import json
 import pytest
 
 from engines import granat
-from engines.base import IllegalMove
+from engines.base import EndReason, IllegalMove
 from engines.granat import (
     CELLS,
     END_CHECKS,
     GARNET_CELL,
     GRANAT,
     LINKS,
-    RESIGNED,
     START_POSITION,
     YELLOW_LINKS,
     GranatMove,
@@ -459,7 +458,7 @@ def test_player_who_lost_both_garnet_pawns_may_stop_early() -> None:
     state = at("0 R:c3,e3 B:a15*,a13")
     assert state.may_stop_early(0) and not state.may_stop_early(1)
     assert [p["may_stop_early"] for p in state.view(1)["players"]] == [True, False]
-    assert RESIGNED == "resigned"  # the reason the bot records for a resignation
+    assert EndReason.RESIGNED == "resigned"  # the reason the bot records for a resignation
 
 
 # -- notation and positions ---------------------------------------------------------------------

@@ -602,3 +602,14 @@ def test_result_reasons_are_line_and_draw() -> None:
     assert (won.result().reason, drawn.result().reason) == ("line", "draw")
     assert won.result().to_dict() == {"winners": [0], "scores": None, "reason": "line"}
     assert won.view(None)["result"] == {"winners": [0], "scores": None, "reason": "line"}
+
+
+def test_a_line_shown_only_midway_through_the_sowing_does_not_win() -> None:
+    # d1 completes a row of Dark tops with the first pebble sown, but the second pebble
+    # covers c1: lines are looked for once the whole stack is sown (CHECK_LINES_DURING_SOWING
+    # is a recorded reading, False).
+    state = QAWALE.from_position("nn,1,1,nn/-,1,1,-/-,-,-,0n/nn0,0,n0,- 0 4 4")
+    state.apply("d2:SWN")
+    assert state.result() is None
+    assert state.current_player == 1
+    assert state.position() == "nn,1,1,nn/-,1,1,-/-,-,0,-/nn0,0,n0n,0 1 3 4"

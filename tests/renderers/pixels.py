@@ -14,12 +14,15 @@ def image(png: bytes) -> Image.Image:
 
 def pixel(png: bytes, point: tuple[float, float]) -> tuple[int, int, int]:
     """The colour at `point` (rounded to the nearest pixel)."""
-    return image(png).getpixel((round(point[0]), round(point[1])))  # type: ignore[return-value]
+    value = image(png).getpixel((round(point[0]), round(point[1])))
+    # An RGB image gives a 3-tuple for every pixel.
+    assert isinstance(value, tuple) and len(value) == 3
+    return (int(value[0]), int(value[1]), int(value[2]))
 
 
 def rgb(colour: str) -> tuple[int, int, int]:
     """`#rrggbb` as a tuple."""
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
 
 
 def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 12) -> bool:

@@ -21,7 +21,7 @@ GRABUGE = GAMES["grabuge"]
 
 def _played(decks: int = 2, seed: int = 3, choices: int = 12) -> GrabugeState:
     """A game played at random until `choices` real choices were made (or the end)."""
-    state: GrabugeState = GRABUGE.new_state(2, {"decks": decks})  # type: ignore[assignment]
+    state: GrabugeState = GRABUGE.new_state(2, {"decks": decks})
     rng = random.Random(seed)
     made = 0
     while not state.is_over() and made < choices:

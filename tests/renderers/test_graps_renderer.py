@@ -35,7 +35,7 @@ PRUNABLE = _position({15: ".......O.......", 14: ".......o.......", 13: "......x
 
 
 def _state(position: str) -> GrapsState:
-    return GRAPS.from_position(position)  # type: ignore[return-value]
+    return GRAPS.from_position(position)
 
 
 def _view(position: str) -> dict[str, Any]:

@@ -1,0 +1,116 @@
+"""Game options as slash-command parameters, generated from the engines' option specs.
+
+Each engine declares its options once (`OptionSpec`: default, check, label, choices); this
+module turns every playable game's options into optional parameters of `/challenge` and
+`/lobby`, so a new option needs no edit here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from discord import app_commands
+
+from bot.games import GAME_UIS
+from engines import GAMES
+from engines.base import OptionSpec
+
+DESCRIPTION_LIMIT = 100
+"""Discord's limit on a parameter's description."""
+
+Callback = TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
+
+
+@dataclass(frozen=True)
+class CommandOption:
+    """One slash-command parameter and the engine option it sets in each game."""
+
+    param: str
+    engine_names: dict[str, str]
+    """Game id → the engine option this parameter sets in that game."""
+    annotation: Any
+    description: str
+    choices: list[app_commands.Choice[int]] | list[app_commands.Choice[str]] | None
+
+
+def _shown(spec: OptionSpec, value: object) -> str:
+    if value in spec.choice_labels:
+        return spec.choice_labels[value]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _choices(spec: OptionSpec) -> list[app_commands.Choice[int]] | list[
+        app_commands.Choice[str]] | None:
+    if spec.choices is None:
+        return None
+    if all(isinstance(value, int) and not isinstance(value, bool) for value in spec.choices):
+        return [app_commands.Choice(name=_shown(spec, v), value=int(v)) for v in spec.choices]
+    return [app_commands.Choice(name=_shown(spec, v), value=str(v)) for v in spec.choices]
+
+
+def command_options() -> list[CommandOption]:
+    """Every playable game's options as parameters (a parameter shared by games must agree)."""
+    found: dict[str, CommandOption] = {}
+    for game_id in GAME_UIS:
+        game = GAMES[game_id]
+        for name, spec in game.option_specs.items():
+            param = spec.param or name
+            choices = _choices(spec)
+            if choices is None:
+                annotation: Any = bool | None
+            elif isinstance(choices[0].value, int):
+                annotation = int | None
+            else:
+                annotation = str | None
+            description = (f"{game.name}: {spec.label} (default {_shown(spec, spec.default)})")
+            if len(description) > DESCRIPTION_LIMIT:
+                description = description[: DESCRIPTION_LIMIT - 1] + "…"
+            known = found.get(param)
+            if known is not None:
+                if known.annotation != annotation or known.choices != choices:
+                    raise ValueError(f"option parameter {param!r} means different things in "
+                                     f"{', '.join(known.engine_names)} and {game_id}")
+                known.engine_names[game_id] = name
+                continue
+            found[param] = CommandOption(param, {game_id: name}, annotation, description,
+                                         choices)
+    return list(found.values())
+
+
+COMMAND_OPTIONS = command_options()
+"""The option parameters of `/challenge` and `/lobby`."""
+
+
+def engine_options(game_id: str, chosen: Mapping[str, object]) -> dict[str, object]:
+    """The engine options a command's chosen parameters set (None: not chosen).
+
+    A parameter of another game keeps its engine name, so the challenge service can say
+    whose option it is.
+    """
+    options: dict[str, object] = {}
+    for option in COMMAND_OPTIONS:
+        value = chosen.get(option.param)
+        if value is None:
+            continue
+        name = option.engine_names.get(game_id) or next(iter(option.engine_names.values()))
+        options[name] = value
+    return options
+
+
+def with_game_options(callback: Callback) -> Callback:
+    """Give a command callback (taking `**options`) one optional parameter per game option."""
+    signature = inspect.signature(callback)
+    fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    extra = [inspect.Parameter(o.param, inspect.Parameter.KEYWORD_ONLY, default=None,
+                               annotation=o.annotation) for o in COMMAND_OPTIONS]
+    # inspect.signature (which discord.py reads) honours __signature__.
+    vars(callback)["__signature__"] = signature.replace(parameters=[*fixed, *extra])
+    callback = app_commands.describe(**{o.param: o.description for o in COMMAND_OPTIONS})(
+        callback)
+    choices = {o.param: o.choices for o in COMMAND_OPTIONS if o.choices is not None}
+    return app_commands.choices(**choices)(callback)

@@ -1,0 +1,86 @@
+"""Answering users: private replies, and the one place errors become messages.
+
+Refusals and illegal moves are expected: they are answered privately with their own words.
+Anything else is a bug or an outage: it is logged with its traceback and the user gets an
+honest private message that says whether their move was stored before things went wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextvars import ContextVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import Refusal
+from engines import IllegalMove
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[discord.Client]
+"""The interactions Ludothèque handles (no handler needs more of the client than this)."""
+
+MESSAGE_LIMIT = 2000
+"""Discord's limit on a message's content."""
+
+stored_move: ContextVar[str | None] = ContextVar("stored_move", default=None)
+"""The move this interaction stored, if any: set by the session once the move is committed.
+
+Each interaction is handled in its own asyncio task, so the value never leaks to another one.
+"""
+
+NOTHING_CHANGED = "Something went wrong on my side; nothing was changed. Please try again."
+
+
+def explain(error: BaseException) -> str | None:
+    """The private answer to an expected refusal, or None for an unexpected error."""
+    if isinstance(error, Refusal):
+        return str(error)
+    if isinstance(error, IllegalMove):
+        return str(error) or "That move is not allowed here."
+    return None
+
+
+def unexpected_text() -> str:
+    """What to say after an unexpected error: whether the user's move stands."""
+    move = stored_move.get()
+    if move is not None:
+        return (f"Your move `{move}` was stored and stands, but something went wrong on my side "
+                "while showing it. Use `/board` to see the current board.")
+    return NOTHING_CHANGED
+
+
+async def tell(interaction: Interaction, text: str) -> None:
+    """Answer privately, whether or not the interaction was answered already."""
+    text = text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answer_error(interaction: Interaction, error: BaseException, where: str) -> None:
+    """Turn an error into a private message; log the unexpected ones with their traceback."""
+    text = explain(error)
+    if text is None:
+        log.error("%s failed", where, exc_info=error)
+        text = unexpected_text()
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException:  # the interaction expired: the log line is all we can do
+        log.warning("%s: could not tell the user %r", where, text)
+
+
+async def on_app_command_error(
+    interaction: Interaction, error: app_commands.AppCommandError
+) -> None:
+    """The one handler of slash-command errors (`CommandTree.on_error`)."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    name = interaction.command.qualified_name if interaction.command else "?"
+    await answer_error(interaction, original, f"/{name}")
+
+
+async def on_component_error(interaction: Interaction, error: Exception, custom_id: str) -> None:
+    """The one handler of button and menu errors (every DynamicItem's callback ends here)."""
+    await answer_error(interaction, error, f"component {custom_id}")

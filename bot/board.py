@@ -13,14 +13,14 @@ from bot.components import GameButton
 from bot.games.base import GameUI, Table, describe_options
 from bot.publisher import Post
 from renderers import render
-from storage import MoveKind, NewMove
+from storage import MoveKind, MoveRecord, NewMove
 
 BOARD_FILENAME = "board.png"
 EMBED_DESCRIPTION_LIMIT = 4096
 """Discord's limit on an embed's description."""
 
 
-def last_shown_move(moves: Sequence[NewMove]) -> str | None:
+def last_shown_move(moves: Sequence[NewMove | MoveRecord]) -> str | None:
     """The move to highlight: the last one a player made (or the bot made for them)."""
     for move in reversed(moves):
         if move.kind in (MoveKind.PLAYER, MoveKind.FORCED):

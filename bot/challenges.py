@@ -8,7 +8,7 @@ import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 CHALLENGE_TIMEOUT = timedelta(minutes=10)
 """How long a challenged member has to answer."""
 
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Final = 1440
 """A game thread with no message for a day is archived by Discord (a move revives it)."""
 
 POST_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
@@ -109,7 +109,7 @@ class ChallengeService:
         names = {challenger.id: challenger.display_name}
         names.update({o.id: o.display_name for o in invited})
         challenge = await self.db.create_challenge(
-            game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
+            game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
             challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
             player_names=names, options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT,
         )
@@ -135,7 +135,7 @@ class ChallengeService:
         await self.check_can_host(channel)
         now = utcnow()
         lobby = await self.db.create_challenge(
-            game=game_id, guild_id=interaction.guild.id, channel_id=channel.id,
+            game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
             challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
             options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
         )

@@ -76,7 +76,8 @@ class DiscordPublisher:
         try:
             channel = await self._messageable(channel_id)
             message = await channel.send(
-                content=post.content, embed=post.embed, files=post.files,
+                content=post.content, files=post.files,
+                embed=post.embed if post.embed is not None else discord.utils.MISSING,
                 view=post.view or discord.utils.MISSING, allowed_mentions=post.mentions)
         except discord.HTTPException as error:
             raise PublishFailed(f"could not post in {channel_id}: {error}") from error

@@ -88,7 +88,8 @@ def compute_ratings(records: Iterable[GameRecord]) -> dict[int, PlayerRating]:
             player.name = seat.display_name  # the latest stored name (members may leave)
             entries.append(player)
         teams = [[model.create_rating([p.mu, p.sigma])] for p in entries]
-        rated = model.rate(teams, ranks=ranks_of(record.result, len(entries)))
+        ranks = [float(rank) for rank in ranks_of(record.result, len(entries))]
+        rated = model.rate(teams, ranks=ranks)
         for seat, player, team in zip(record.seats, entries, rated, strict=True):
             player.mu, player.sigma = team[0].mu, team[0].sigma
             _count(player, outcome_of(record.result, seat.seat))

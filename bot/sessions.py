@@ -250,7 +250,7 @@ class GameSession:
         try:
             ply = await self.db.record_moves(
                 self.id, self.ply, turn.moves, turn.state.dump(),
-                result=result.to_dict() if result else None, now=utcnow(),
+                result=dict(result.to_dict()) if result else None, now=utcnow(),
             )
         except StaleGame as error:  # someone else wrote this game: reload, refuse
             await self._reload()
@@ -260,7 +260,7 @@ class GameSession:
         self._record.state = turn.state.dump()
         if result is not None:
             self._record.status = GameStatus.FINISHED
-            self._record.result = result.to_dict()
+            self._record.result = dict(result.to_dict())
 
     async def _reload(self) -> None:
         fresh = await self.db.get_game(self.id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -193,7 +193,7 @@ class Database:
         moves: Sequence[NewMove],
         state: dict[str, Any],
         *,
-        result: dict[str, Any] | None,
+        result: Mapping[str, Any] | None,
         now: datetime,
     ) -> int:
         """Append moves and store the new state in one transaction; returns the new ply.

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.challenges import ChallengeService
 from bot.cogs.choices import GAME_CHOICES
-from bot.cogs.options import engine_options, with_game_options
+from bot.cogs.options import engine_options, game_options_command
 from bot.games import GAME_UIS
 from bot.games.base import players_text
 from bot.replies import Interaction
@@ -45,7 +45,6 @@ class Lobby(commands.Cog):
                               colour=discord.Colour.blurple())
         await interaction.response.send_message(embed=embed)
 
-    @with_game_options
     async def _challenge(
         self,
         interaction: Interaction,
@@ -60,22 +59,18 @@ class Lobby(commands.Cog):
         opponents = [o for o in (opponent, opponent2, opponent3, opponent4) if o is not None]
         await self.challenges.open(interaction, game, opponents, engine_options(game, options))
 
-    challenge = app_commands.guild_only(app_commands.command(
-        name="challenge", description="Challenge a member to a game")(
-        app_commands.choices(game=GAME_CHOICES)(app_commands.describe(
-            game="Which game",
-            opponent="Who you challenge",
-            opponent2="A second opponent (games of more than two players)",
-            opponent3="A third opponent",
-            opponent4="A fourth opponent",
-        )(_challenge))))
+    challenge = game_options_command(
+        "challenge", "Challenge a member to a game", _challenge,
+        game="Which game",
+        opponent="Who you challenge",
+        opponent2="A second opponent (games of more than two players)",
+        opponent3="A third opponent",
+        opponent4="A fourth opponent",
+    )
 
-    @with_game_options
     async def _lobby(self, interaction: Interaction, game: str, **options: object) -> None:
         """Post a table with Join, Leave and Start; the host starts it when enough joined."""
         await self.challenges.open_lobby(interaction, game, engine_options(game, options))
 
-    lobby = app_commands.guild_only(app_commands.command(
-        name="lobby", description="Open a table anyone can join")(
-        app_commands.choices(game=GAME_CHOICES)(app_commands.describe(game="Which game")(
-            _lobby))))
+    lobby = game_options_command("lobby", "Open a table anyone can join", _lobby,
+                                 game="Which game")

@@ -10,10 +10,11 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from discord import app_commands
 
+from bot.cogs.choices import GAME_CHOICES
 from bot.games import GAME_UIS
 from engines import GAMES
 from engines.base import OptionSpec
@@ -21,7 +22,8 @@ from engines.base import OptionSpec
 DESCRIPTION_LIMIT = 100
 """Discord's limit on a parameter's description."""
 
-Callback = TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
+Callback = Callable[..., Coroutine[Any, Any, None]]
+"""A command callback (its game options arrive as keyword arguments)."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class CommandOption:
     """Game id → the engine option this parameter sets in that game."""
     annotation: Any
     description: str
-    choices: list[app_commands.Choice[int]] | list[app_commands.Choice[str]] | None
+    choices: list[app_commands.Choice[Any]] | None
 
 
 def _shown(spec: OptionSpec, value: object) -> str:
@@ -44,8 +46,7 @@ def _shown(spec: OptionSpec, value: object) -> str:
     return str(value)
 
 
-def _choices(spec: OptionSpec) -> list[app_commands.Choice[int]] | list[
-        app_commands.Choice[str]] | None:
+def _choices(spec: OptionSpec) -> list[app_commands.Choice[Any]] | None:
     if spec.choices is None:
         return None
     if all(isinstance(value, int) and not isinstance(value, bool) for value in spec.choices):
@@ -102,15 +103,22 @@ def engine_options(game_id: str, chosen: Mapping[str, object]) -> dict[str, obje
     return options
 
 
-def with_game_options(callback: Callback) -> Callback:
-    """Give a command callback (taking `**options`) one optional parameter per game option."""
+def game_options_command(
+    name: str, description: str, callback: Callback, **described: str
+) -> app_commands.Command[Any, ..., None]:
+    """A guild-only slash command whose callback (taking `**options`) gets one optional
+    parameter per game option, with the engine's label, default and choices."""
     signature = inspect.signature(callback)
     fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
     extra = [inspect.Parameter(o.param, inspect.Parameter.KEYWORD_ONLY, default=None,
                                annotation=o.annotation) for o in COMMAND_OPTIONS]
     # inspect.signature (which discord.py reads) honours __signature__.
     vars(callback)["__signature__"] = signature.replace(parameters=[*fixed, *extra])
-    callback = app_commands.describe(**{o.param: o.description for o in COMMAND_OPTIONS})(
-        callback)
-    choices = {o.param: o.choices for o in COMMAND_OPTIONS if o.choices is not None}
-    return app_commands.choices(**choices)(callback)
+    descriptions = {**described, **{o.param: o.description for o in COMMAND_OPTIONS}}
+    choices: dict[str, list[app_commands.Choice[Any]]] = {
+        o.param: o.choices for o in COMMAND_OPTIONS if o.choices is not None}
+    choices["game"] = GAME_CHOICES
+    decorated = app_commands.choices(**choices)(app_commands.describe(**descriptions)(callback))
+    command: app_commands.Command[Any, ..., None] = app_commands.command(
+        name=name, description=description)(decorated)
+    return app_commands.guild_only(command)

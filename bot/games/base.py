@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import discord
 
+from bot.components import GameAction
 from bot.replies import Interaction
 from engines import GAMES, EndReason, Game, GameState, Result
 from renderers.common import SEAT_COLOURS
@@ -27,7 +28,8 @@ SEAT_BADGES = ("🔵", "🟠", "🟢", "🟣", "🩵")
 StateT = TypeVar("StateT", bound=GameState[Any, Any])
 StateT_co = TypeVar("StateT_co", bound=GameState[Any, Any], covariant=True)
 
-BoardItem = discord.ui.Item[discord.ui.View]
+BoardItem = discord.ui.Item[Any]
+"""A component under a board (a DynamicItem of bot.components)."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class GameUI(ABC, Generic[StateT]):
     """Embed colours by seat: the very colours the board pictures use."""
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Game[Any]:
         """The engine's game (name, players, options)."""
         return GAMES[self.game_id]
 
@@ -186,23 +188,27 @@ class GameUI(ABC, Generic[StateT]):
 
     @abstractmethod
     async def handle(
-        self, interaction: Interaction, table: Table[StateT], action: str, arg: str,
+        self, interaction: Interaction, table: Table[StateT], act: GameAction,
         values: list[str],
     ) -> None:
-        """React to one of this game's components (raise a Refusal to refuse)."""
+        """React to one of this game's components (raise a Refusal to refuse).
+
+        `act.ply` is the board version the component was drawn for: pass it on to
+        `Table.play` so that the write is guarded by it.
+        """
 
     @abstractmethod
     def autocomplete(self, table: Table[StateT], typed: str) -> list[str]:
         """Legal moves in notation that match what the player typed so far."""
 
 
-def players_text(game: Game) -> str:
+def players_text(game: Game[Any]) -> str:
     """`2 players`, `2–5 players`."""
     low, high = game.min_players, game.max_players
     return f"{low} players" if low == high else f"{low}–{high} players"
 
 
-def describe_options(game: Game, options: Mapping[str, object]) -> str:
+def describe_options(game: Game[Any], options: Mapping[str, object]) -> str:
     """`grape faces on the die: 2 · removed pawns return to their stock: yes` (or '')."""
 
     def shown(name: str, value: object) -> str:

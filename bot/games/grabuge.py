@@ -312,10 +312,10 @@ def _tied(event: Mapping[str, Any], previous: Sequence[Mapping[str, Any]]) -> bo
         return not (len(previous) >= 2 and previous[-1]["event"] == "drew"
                     and previous[-2]["event"] == "grabuge_to_talon")
     if kind == "played":
-        return event["from"] != "setup"
+        return bool(event["from"] != "setup")
     if kind == "first":
-        return event["by"] == "coin"
-    return kind == "kept"
+        return bool(event["by"] == "coin")
+    return bool(kind == "kept")
 
 
 def _segments(

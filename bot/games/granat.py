@@ -123,11 +123,11 @@ class GranatUI(GameUI[GranatState]):
         state = table.state
         if result.reason == "resigned":
             loser = next(s for s in (0, 1) if s not in result.winners)
-            winner = names[1 - loser]
+            winner_name = names[1 - loser]
             if state.may_stop_early(loser):
                 return (f"{names[loser]} stopped after losing both garnet pawns: "
-                        f"{self.seat_badge(1 - loser)} {winner} wins.")
-            return f"{names[loser]} resigned: {self.seat_badge(1 - loser)} {winner} wins."
+                        f"{self.seat_badge(1 - loser)} {winner_name} wins.")
+            return f"{names[loser]} resigned: {self.seat_badge(1 - loser)} {winner_name} wins."
         if len(result.winners) == 1:
             winner = result.winners[0]
             loser = 1 - winner

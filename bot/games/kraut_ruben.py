@@ -28,8 +28,10 @@ from bot.replies import Interaction
 from engines import Result
 from engines.kraut_ruben import (
     FIXED_POINTS,
+    KrautRubenGameRecord,
     KrautRubenState,
     Phase,
+    Place,
     PlayMole,
     Take,
     parse_bed,
@@ -46,6 +48,12 @@ TILE_EMOJI = {
 ROLE_MARK = {"main": "🎯", "high": "⬆️", "low": "↗️", "minus": "⬇️", "fixed": "•"}
 SELECT_LIMIT = 25
 """Discord's limit of options in one select menu."""
+
+
+def _garden_of(notation: str) -> int | None:
+    """The garden a placement or mole move names (None for any other move)."""
+    parsed = parse_notation(notation)
+    return parsed.garden if isinstance(parsed, Place | PlayMole) else None
 
 
 def tile_words(tile: str | None, article: str = "a") -> str:
@@ -187,7 +195,9 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                 return (f"{who} **had to take garden {parsed.garden}** (no other garden is left "
                         "for them to claim in time).")
             return f"{who} **takes garden {parsed.garden}** as theirs."
-        garden, bed = parsed.garden, parsed.bed  # type: ignore[attr-defined]
+        if not isinstance(parsed, Place | PlayMole):
+            return f"{who} played `{move.move}`."
+        garden, bed = parsed.garden, parsed.bed
         stack = state.gardens[garden - 1][parse_bed(str(bed)).index]
         tile = stack[-1] if stack else drawn
         covered = f", covering {tile_words(stack[-2])}" if len(stack) > 1 else ""
@@ -259,7 +269,9 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         options = []
         for text in moves:
             parsed = parse_notation(text)
-            garden, bed = parsed.garden, parsed.bed  # type: ignore[attr-defined]
+            if not isinstance(parsed, Place | PlayMole):
+                continue
+            garden, bed = parsed.garden, parsed.bed
             top = state.top(garden, bed)
             here = f"covers {tile_words(str(top))}" if top else "empty bed"
             owner = state.owners[garden - 1]
@@ -314,7 +326,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
             targets = [str(m) for m in state.mole_targets()]
             if action == "molegarden":
                 garden = int(values[0])
-                targets = [t for t in targets if parse_notation(t).garden == garden]  # type: ignore[attr-defined]
+                targets = [t for t in targets if _garden_of(t) == garden]
             if len(targets) <= SELECT_LIMIT:
                 content = (f"{TILE_EMOJI['mole']} Your mole covers a tile for good (once per "
                            "game): choose which.")
@@ -347,7 +359,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         lines = [f"📜 **Your secret contract: No. {contract['number']}** — {table.title} "
                  f"(#{table.id}{game})", *contract_lines(contract), "",
                  "**What each garden would score for you now:**"]
-        for garden, points in zip(view["gardens"], view["your_garden_points"], strict=True):
+        for garden, points in zip(view["gardens"], view["your_garden_points"] or [], strict=True):
             owner = garden["owner"]
             mark = " ← yours" if owner == seat else (
                 f" ({table.names[owner]}'s)" if owner is not None else "")
@@ -364,7 +376,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         dealt = any(m.kind is MoveKind.CHANCE and m.move.startswith("contract:")
                     for m in turn.moves)
         resigned = any(m.kind is MoveKind.RESIGN for m in turn.moves)
-        ended: list[dict[str, Any]] = []
+        ended: list[KrautRubenGameRecord] = []
         if dealt and state.game_number > 1:
             ended.append(state.records[state.game_number - 2])
         if state.is_over() and not resigned and state.records:

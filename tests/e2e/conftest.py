@@ -46,7 +46,7 @@ async def env(simcord_env: simcord.Env, simcord_bot: Ludotheque):
     yield simcord_env
     unexpected = refusals_only(simcord_env.errors)
     if unexpected:
-        raise ExceptionGroup("the bot raised unexpected errors", unexpected)  # type: ignore[arg-type]
+        raise BaseExceptionGroup("the bot raised unexpected errors", unexpected)
     await simcord_env.bot.close()
     if simcord_env.bot is not simcord_bot:
         await simcord_bot.close()

@@ -12,7 +12,9 @@ from engines.qawale import parse_notation
 
 def bot_of(env: simcord.Env) -> Ludotheque:
     """The bot currently attached (it changes after a restart)."""
-    return env.bot  # type: ignore[return-value]
+    bot = env.bot
+    assert isinstance(bot, Ludotheque)
+    return bot
 
 
 async def challenge_and_accept(

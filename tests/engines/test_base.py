@@ -27,7 +27,7 @@ def test_reasons_are_strings_and_a_string_reason_becomes_a_member() -> None:
     legacy: Any = "resigned"  # how callers outside the engines may still build a result
     result = Result([0], None, legacy)
     assert result.reason is EndReason.RESIGNED
-    assert result.reason == "resigned" and f"{result.reason}" == "resigned"
+    assert result.reason == legacy and f"{result.reason}" == "resigned"
     assert type(result.to_dict()["reason"]) is str
     unknown: Any = "no_such_reason"
     with pytest.raises(ValueError):
@@ -79,7 +79,8 @@ def test_option_metadata_values() -> None:
     assert (decks.label, decks.choices) == ("decks of 52 cards", (2, 4, 6, 8))
     match = GAMES["kraut_ruben"].option_specs["match_games"]
     assert (match.label, match.choices) == ("games in the match", (1, 3))
-    assert [match.choice_label(c) for c in match.choices] == ["one game", "three games and the cup"]
+    labels = [match.choice_label(c) for c in match.choices or ()]
+    assert labels == ["one game", "three games and the cup"]
     double = GAMES["qawale"].option_specs["mover_wins_double_line"]
     assert (double.label, double.param) == ("a double line is won by the sower", "double_line")
     assert decks.choice_label(4) == "4" and decks.param is None

@@ -1,7 +1,5 @@
-"""Ludothèque's Discord side: commands, game sessions and components."""
+"""Ludothèque's Discord side: the composition root (`bot.client`), services, cogs, game UIs.
 
-from __future__ import annotations
-
-from bot.client import Ludotheque, create_bot
-
-__all__ = ["Ludotheque", "create_bot"]
+The package itself imports nothing, so importing a low module (`bot.errors`, say) never
+drags the composition root in.
+"""

@@ -7,7 +7,7 @@ import sys
 
 from dotenv import load_dotenv
 
-from bot import create_bot
+from bot.client import create_bot
 from bot.config import TOKEN_HELP, Settings
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import create_bot
+from bot.client import create_bot
 from bot.config import Settings
 from storage import DEFAULT_DATABASE_URL
 

@@ -9,7 +9,7 @@ import pytest
 import simcord
 from discord.app_commands import CommandInvokeError
 
-from bot import Ludotheque, create_bot
+from bot.client import Ludotheque, create_bot
 from bot.config import Settings
 from bot.replies import explain
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import simcord
 
-from bot import Ludotheque
+from bot.client import Ludotheque
 from bot.sessions import GameSession
 from engines.qawale import parse_notation
 

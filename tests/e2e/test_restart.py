@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import create_bot
+from bot.client import create_bot
 from bot.config import Settings
 from storage import ChallengeStatus, GameStatus
 from tests.e2e.helpers import (

@@ -19,7 +19,7 @@ from bot.errors import UnknownAction
 from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import play_now
 from bot.replies import Interaction
-from engines import IllegalMove, Result
+from engines import EndReason, IllegalMove, Result
 from engines.grabuge import (
     RANK_OF,
     RESERVE_COLUMNS,
@@ -89,12 +89,12 @@ class GrabugeUI(GameUI[GrabugeState]):
         return " · ".join(parts) + f" · {len(state.piles)} piles"
 
     def result_text(self, table: Table[GrabugeState], result: Result) -> str:
-        if result.reason == "paquets" and result.scores:
+        if result.reason == EndReason.PAQUETS and result.scores:
             winner = result.winners[0]
             won, lost = int(result.scores[winner]), int(result.scores[1 - winner])
             return f"{self.seat_badge(winner)} {table.names[winner]} wins, {won} paquets " \
                 f"to {lost}!"
-        if result.reason == "draw" and result.scores:
+        if result.reason == EndReason.DRAW and result.scores:
             return f"Draw: {int(result.scores[0])} paquets each."
         return super().result_text(table, result)
 

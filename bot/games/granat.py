@@ -14,7 +14,7 @@ from bot.errors import Refusal, UnknownAction
 from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
-from engines import Result
+from engines import EndReason, Result
 from engines.granat import GranatMove, GranatState, MoveKind, parse_cell
 from renderers import render
 from storage import MoveKind as LogKind
@@ -121,7 +121,7 @@ class GranatUI(GameUI[GranatState]):
     def result_text(self, table: Table[GranatState], result: Result) -> str:
         names = table.names
         state = table.state
-        if result.reason == "resigned":
+        if result.reason == EndReason.RESIGNED:
             loser = next(s for s in (0, 1) if s not in result.winners)
             winner_name = names[1 - loser]
             if state.may_stop_early(loser):
@@ -132,8 +132,8 @@ class GranatUI(GameUI[GranatState]):
             winner = result.winners[0]
             loser = 1 - winner
             why = {
-                "captured_all": f"every {SEAT_WORDS[loser]} pawn is taken",
-                "no_moves": f"{SEAT_WORDS[loser]} has no legal move",
+                EndReason.CAPTURED_ALL: f"every {SEAT_WORDS[loser]} pawn is taken",
+                EndReason.NO_MOVES: f"{SEAT_WORDS[loser]} has no legal move",
             }.get(result.reason, result.reason)
             return f"{self.seat_badge(winner)} {names[winner]} wins: {why}!"
         if all(p is None or p.garnet for p in state.board):

@@ -11,7 +11,7 @@ from bot.errors import UnknownAction
 from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel, play_now
 from bot.replies import Interaction
-from engines import IllegalMove, Result
+from engines import EndReason, IllegalMove, Result
 from engines.graps import SEAT_NAMES, GrapsState
 from storage import MoveKind, NewMove
 
@@ -50,19 +50,19 @@ class GrapsUI(GameUI[GrapsState]):
 
     def result_text(self, table: Table[GrapsState], result: Result) -> str:
         names = table.names
-        if result.reason == "land_reached":
+        if result.reason == EndReason.LAND_REACHED:
             winner = result.winners[0]
             return (f"{self.seat_badges[winner]} {names[winner]} wins: their vine reached "
                     f"{names[1 - winner]}'s land!")
-        if result.reason == "closest":
+        if result.reason == EndReason.CLOSEST:
             winner = result.winners[0]
             distances = [table.state.distance(s) for s in (0, 1)]
             return (f"Both stocks are empty: {self.seat_badges[winner]} {names[winner]} wins, "
                     f"{distances[winner]} rows from the goal against "
                     f"{distances[1 - winner]}.")
-        if result.reason == "draw":
+        if result.reason == EndReason.DRAW:
             return "Both stocks are empty and both vines are as close to the goal: draw."
-        if result.reason == "blockade":
+        if result.reason == EndReason.BLOCKADE:
             winner = result.winners[0]
             return (f"{names[1 - winner]} left {names[winner]} no cell at all: "
                     f"{self.seat_badges[winner]} {names[winner]} wins by blockade.")

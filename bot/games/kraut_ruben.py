@@ -25,7 +25,7 @@ from bot.games.base import (
 )
 from bot.games.common import close_panel, play_from_panel, play_now
 from bot.replies import Interaction
-from engines import Result
+from engines import EndReason, Result
 from engines.kraut_ruben import (
     FIXED_POINTS,
     KrautRubenGameRecord,
@@ -120,7 +120,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         return " · ".join(parts)
 
     def result_text(self, table: Table[KrautRubenState], result: Result) -> str:
-        if result.reason == "resigned" or not result.scores:
+        if result.reason == EndReason.RESIGNED or not result.scores:
             return super().result_text(table, result)
         names = table.names
         scores = result.scores
@@ -128,7 +128,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                             if s not in result.winners)
         winners = " and ".join(names[s] for s in result.winners)
         best = scores[result.winners[0]]
-        if result.reason == "match_total":
+        if result.reason == EndReason.MATCH_TOTAL:
             verb = "share the match" if len(result.winners) > 1 else "wins the match"
             return f"🏆 {winners} {verb} with {best:g} points over three games ({others})."
         tied = [s for s in range(len(names)) if scores[s] == best]

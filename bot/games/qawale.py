@@ -12,7 +12,7 @@ from bot.errors import UnknownAction
 from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
-from engines import IllegalMove, Result
+from engines import EndReason, IllegalMove, Result
 from engines.qawale import Direction, QawaleMove, QawaleState, parse_notation
 from renderers import render
 from storage import MoveKind, NewMove
@@ -51,10 +51,10 @@ class QawaleUI(GameUI[QawaleState]):
         return " · ".join(f"{self.seat_badges[s]} {n} pebbles left" for s, n in enumerate(stocks))
 
     def result_text(self, table: Table[QawaleState], result: Result) -> str:
-        if result.reason == "line":
+        if result.reason == EndReason.LINE:
             winner = result.winners[0]
             return f"{table.names[winner]} wins with four {self.seat_badges[winner]} in a line!"
-        if result.reason == "draw":
+        if result.reason == EndReason.DRAW:
             return "Draw: all 16 pebbles are placed and nobody showed a line."
         return super().result_text(table, result)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import create_bot
+from bot.__main__ import main
+from bot.client import Ludotheque, create_bot
 from bot.config import Settings
 from storage import DEFAULT_DATABASE_URL
 
@@ -53,3 +55,25 @@ def test_running_without_a_token_explains_how_to_get_one(tmp_path: Path) -> None
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "No DISCORD_TOKEN" in done.stderr and "developers/applications" in done.stderr
+
+
+def test_main_without_a_token_explains_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main() == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+def test_main_with_a_token_runs_the_bot_at_the_configured_log_level(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    runs: list[tuple[str, int]] = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    monkeypatch.setenv("LOG_LEVEL", "warning")
+    monkeypatch.setattr(Ludotheque, "run",
+                        lambda self, token, log_level: runs.append((token, log_level)))
+    assert main() == 0
+    assert runs == [("secret", logging.WARNING)]

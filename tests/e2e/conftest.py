@@ -26,25 +26,36 @@ def simcord_bot(database_url: str) -> Ludotheque:
     return create_bot(Settings(database_url=database_url))
 
 
-def refusals_only(errors: list[BaseException]) -> list[BaseException]:
-    """The captured errors that are not refusals answered privately (those are by design)."""
+def unexpected_errors(
+    errors: list[BaseException], allowed: list[type[BaseException]]
+) -> list[BaseException]:
+    """The captured errors that are neither refusals (answered privately by design) nor of a
+    type the test provoked on purpose."""
     unexpected = []
     for error in errors:
         original = error.original if isinstance(error, CommandInvokeError) else error
-        if explain(original) is None:
+        if explain(original) is None and not isinstance(original, tuple(allowed)):
             unexpected.append(error)
     return unexpected
 
 
 @pytest.fixture
-async def env(simcord_env: simcord.Env, simcord_bot: Ludotheque):
+def allowed_errors() -> list[type[BaseException]]:
+    """Error types a test provokes on purpose (append to it)."""
+    return []
+
+
+@pytest.fixture
+async def env(
+    simcord_env: simcord.Env, simcord_bot: Ludotheque, allowed_errors: list[type[BaseException]]
+):
     """The running simulated Discord; the bot is closed after the test.
 
     Refusals (not your turn, illegal move...) are exceptions that reach the command tree's
     error handler, which simcord records; they are expected. Anything else fails the test.
     """
     yield simcord_env
-    unexpected = refusals_only(simcord_env.errors)
+    unexpected = unexpected_errors(simcord_env.errors, allowed_errors)
     if unexpected:
         raise BaseExceptionGroup("the bot raised unexpected errors", unexpected)
     await simcord_env.bot.close()

@@ -22,7 +22,7 @@ run: $(STAMP) .env
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --cov=bot --cov-branch --cov-report=term:skip-covered --cov-fail-under=90
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engines.base import IllegalMove, ResultDict
+from engines.base import EndReason, IllegalMove, ResultDict
 from engines.granat import (
     GRANAT,
     GranatPawnView,
@@ -375,9 +375,9 @@ def _result_headline(result: ResultDict, names: Sequence[str] | None) -> str:
         return "Draw"
     winner = player_name(names, winners[0])
     return {
-        "captured_all": f"{winner} wins — every pawn taken",
-        "no_moves": f"{winner} wins — no move left",
-        "resigned": f"{winner} wins — resignation",
+        EndReason.CAPTURED_ALL: f"{winner} wins — every pawn taken",
+        EndReason.NO_MOVES: f"{winner} wins — no move left",
+        EndReason.RESIGNED: f"{winner} wins — resignation",
     }.get(str(reason), f"{winner} wins!")
 
 

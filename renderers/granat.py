@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engines.base import EndReason, IllegalMove, ResultDict
+from engines.base import EndReason, IllegalMove, Result, ResultDict
 from engines.granat import (
     GRANAT,
     GranatPawnView,
@@ -370,7 +370,7 @@ def _draw_swatch(canvas: Canvas, centre: Point, radius: float, seat: int) -> Non
 
 def _result_headline(result: ResultDict, names: Sequence[str] | None) -> str:
     winners = list(result.get("winners") or [])
-    reason = result.get("reason")
+    reason = Result.from_dict(result).reason
     if len(winners) != 1:
         return "Draw"
     winner = player_name(names, winners[0])
@@ -378,7 +378,7 @@ def _result_headline(result: ResultDict, names: Sequence[str] | None) -> str:
         EndReason.CAPTURED_ALL: f"{winner} wins — every pawn taken",
         EndReason.NO_MOVES: f"{winner} wins — no move left",
         EndReason.RESIGNED: f"{winner} wins — resignation",
-    }.get(str(reason), f"{winner} wins!")
+    }.get(reason, f"{winner} wins!")
 
 
 def _footer_notes(view: GranatView, names: Sequence[str] | None) -> list[str]:

@@ -25,10 +25,14 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
+from bot.errors import Refusal
 from bot.replies import Interaction, on_component_error
 
 CUSTOM_ID_LIMIT = 100
 """Discord's limit on a custom_id's length."""
+
+MAX_ID = 2**63 - 1
+"""The largest id SQLite stores; a custom_id naming a larger one was forged."""
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
@@ -228,8 +232,13 @@ class GameSelect(discord.ui.DynamicItem[Select], template=TEMPLATES[Prefix.GAME_
     async def callback(self, interaction: Interaction) -> None:
         """Hand the chosen options to the game's controls."""
         values = list(self.item.values)
-        await _route(interaction, self.item.custom_id or "",
-                     lambda router: router.game_action(interaction, self.action, values))
+
+        async def chosen(router: ComponentRouter) -> None:
+            if not values:  # Discord asks for one; only a modified client sends none
+                raise Refusal("Choose one of the menu's options.")
+            await router.game_action(interaction, self.action, values)
+
+        await _route(interaction, self.item.custom_id or "", chosen)
 
 
 class ChallengeButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.CHALLENGE]):

@@ -30,6 +30,9 @@ stored_move: ContextVar[str | None] = ContextVar("stored_move", default=None)
 Each interaction is handled in its own asyncio task, so the value never leaks to another one.
 """
 
+MEMBER_OPTIONS = (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable)
+"""Slash-command option types that name a member."""
+
 NOTHING_CHANGED = "Something went wrong on my side; nothing was changed. Please try again."
 
 
@@ -39,6 +42,15 @@ def explain(error: BaseException) -> str | None:
         return str(error)
     if isinstance(error, IllegalMove):
         return str(error) or "That move is not allowed here."
+    if isinstance(error, app_commands.TransformerError):
+        if error.type in MEMBER_OPTIONS:
+            return (f"I cannot find {str(error.value)[:100]!r} among this server's members: "
+                    "pick someone from the list Discord suggests.")
+        return f"I cannot read {str(error.value)[:100]!r} here: pick a value from the list."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use this command here."
     return None
 
 

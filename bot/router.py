@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from bot.challenges import ChallengeService
-from bot.components import ChallengeAnswer, GameAction, LeaderboardPage, LobbyAction
+from bot.components import (
+    MAX_ID,
+    ChallengeAnswer,
+    GameAction,
+    LeaderboardPage,
+    LobbyAction,
+)
 from bot.errors import Refusal
 from bot.games.common import require_player, resign_prompt
 from bot.records import RecordsService
 from bot.replies import Interaction
 from bot.sessions import SessionManager
+
+
+def plausible(record_id: int) -> bool:
+    """True for an id the database could hold (a forged custom_id may name any number)."""
+    return 0 < record_id <= MAX_ID
 
 
 class Router:
@@ -24,7 +35,7 @@ class Router:
         self, interaction: Interaction, action: GameAction, values: list[str]
     ) -> None:
         """Check the game and the board version, then resign or hand over to the game."""
-        session = await self.sessions.get(action.game_id)
+        session = await self.sessions.get(action.game_id) if plausible(action.game_id) else None
         if session is None:
             raise Refusal("This game no longer exists.")
         if session.is_over:
@@ -46,10 +57,14 @@ class Router:
 
     async def challenge_answer(self, interaction: Interaction, answer: ChallengeAnswer) -> None:
         """Accept or Decline."""
+        if not plausible(answer.challenge_id):
+            raise Refusal("This challenge no longer exists.")
         await self.challenges.answer(interaction, answer.challenge_id, answer.answer)
 
     async def lobby_action(self, interaction: Interaction, action: LobbyAction) -> None:
         """Join, Leave or Start."""
+        if not plausible(action.lobby_id):
+            raise Refusal("This table no longer exists.")
         await self.challenges.answer_lobby(interaction, action.lobby_id, action.action)
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:

@@ -97,6 +97,9 @@ class GameSession:
         self.lock = asyncio.Lock()
         self.abort_votes: set[int] = set()
         """Players who asked to abort (kept in memory: a restart forgets the votes)."""
+        self._shown_since: int | None = None
+        """A snowflake from when the current position was first shown (its board's id):
+        a typed command created before it was sent against an older position."""
 
     # -- what the UI reads ----------------------------------------------------------------
 
@@ -176,12 +179,21 @@ class GameSession:
 
     # -- actions -------------------------------------------------------------------------
 
-    async def play(self, user_id: int, move: str, *, expected_ply: int | None = None) -> Turn:
+    async def play(self, user_id: int, move: str, *, expected_ply: int | None = None,
+                   sent_as: int | None = None) -> Turn:
         """Apply a player's move, then every automatic step after it; store, then announce.
 
-        Raises a Refusal or IllegalMove (nothing changed) when the move may not be made.
+        `expected_ply` binds a click to the board it was drawn for. `sent_as` (the snowflake
+        of a typed command) binds a typed move to the board its author could see: a command
+        sent before the current position was shown is stale, so the same `/move` arriving
+        twice is played once. Raises a Refusal or IllegalMove (nothing changed) when the
+        move may not be made.
         """
         async with self.lock:
+            if sent_as is not None and self._shown_since is not None \
+                    and sent_as < self._shown_since:
+                raise StaleBoard("A move was played while you were typing yours: look at "
+                                 "the new board, then play again.")
             seat = self.seat_to_act(user_id, expected_ply=expected_ply)
             work = self._state.clone()
             applied = work.apply(move)  # IllegalMove leaves self.state untouched
@@ -247,16 +259,18 @@ class GameSession:
 
     async def _store(self, turn: Turn, result: Result | None) -> None:
         """Commit the turn, guarded by the ply it was computed from; then adopt it."""
+        now = utcnow()
         try:
             ply = await self.db.record_moves(
                 self.id, self.ply, turn.moves, turn.state.dump(),
-                result=dict(result.to_dict()) if result else None, now=utcnow(),
+                result=dict(result.to_dict()) if result else None, now=now,
             )
         except StaleGame as error:  # someone else wrote this game: reload, refuse
             await self._reload()
             raise StaleBoard(self.stale_text()) from error
         self._state = turn.state
         self._record.ply = ply
+        self._record.updated_at = now
         self._record.state = turn.state.dump()
         if result is not None:
             self._record.status = GameStatus.FINISHED
@@ -276,8 +290,10 @@ class GameSession:
         Discord failing must not undo a stored move: it is logged and `/board` recovers.
         """
         try:
-            await self.post_board(turn.moves)
+            self._shown_since = await self.post_board(turn.moves)
         except PublishFailed:
+            # No board to date the position by: "now" will do.
+            self._shown_since = discord.utils.time_snowflake(utcnow(), high=True)
             log.exception("game %s: could not announce ply %s", self.id, self.ply)
             return
         for notice in self.ui.after_announce(self, turn):

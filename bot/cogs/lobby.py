@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.challenges import ChallengeService
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
+from bot.errors import Refusal
 from bot.games import GAME_UIS
 from bot.games.base import players_text
 from bot.replies import Interaction
@@ -40,7 +41,9 @@ class Lobby(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:
         """Show a readable summary of one game's rules."""
-        ui = GAME_UIS[game]
+        ui = GAME_UIS.get(game)
+        if ui is None:
+            raise Refusal(f"There is no game called {game[:50]!r}. See `/games`.")
         embed = discord.Embed(title=f"{ui.name} · {ui.players}", description=ui.rules,
                               colour=discord.Colour.blurple())
         await interaction.response.send_message(embed=embed)

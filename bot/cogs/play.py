@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -10,6 +12,8 @@ from bot.errors import GameOver, NoGameHere, Refusal
 from bot.games.common import require_player, resign_prompt
 from bot.replies import Interaction
 from bot.sessions import GameSession, SessionManager
+
+log = logging.getLogger(__name__)
 
 NO_GAME_HERE = ("No game is running in this channel. Each game has its own thread: "
                 "use the command there, or start one with `/challenge`.")
@@ -38,10 +42,10 @@ class Play(commands.Cog):
         notation: app_commands.Range[str, 1, NOTATION_LIMIT],
     ) -> None:
         """Play a move written in the game's notation."""
-        session = await self._session_here(interaction)
-        session.seat_to_act(interaction.user.id)  # refuse before thinking publicly
+        # Acknowledge first: a slow or locked database must not cost the 3 s Discord gives.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        turn = await session.play(interaction.user.id, notation)
+        session = await self._session_here(interaction)
+        turn = await session.play(interaction.user.id, notation, sent_as=interaction.id)
         await interaction.followup.send(f"Played `{turn.moves[0].move}`.", ephemeral=True)
 
     @move.autocomplete("notation")
@@ -49,11 +53,15 @@ class Play(commands.Cog):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Legal moves matching what is typed (only for the player to move)."""
-        session = await self.sessions.in_channel(interaction.channel_id or 0)
-        if session is None or session.is_over:
+        try:
+            session = await self.sessions.in_channel(interaction.channel_id or 0)
+            if session is None or session.is_over:
+                return []
+            texts = session.ui.autocomplete(session, current[:NOTATION_LIMIT])
+        except Exception:  # suggestions are a convenience: never an error for the player
+            log.exception("autocomplete of %r failed", current[:NOTATION_LIMIT])
             return []
-        return [app_commands.Choice(name=text, value=text)
-                for text in session.ui.autocomplete(session, current[:NOTATION_LIMIT])]
+        return [app_commands.Choice(name=text[:100], value=text[:100]) for text in texts]
 
     @app_commands.command(name="board", description="Show the current board again")
     @app_commands.guild_only()

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.choices import GAME_CHOICES
+from bot.components import MAX_ID
 from bot.records import RecordsService
 from bot.replies import Interaction
 
@@ -51,7 +52,9 @@ class Records(commands.Cog):
     @app_commands.command(name="replay", description="Watch a game again, as an animation")
     @app_commands.describe(game="The game id (see /history, or a board's footer)")
     @app_commands.guild_only()
-    async def replay(self, interaction: Interaction, game: int) -> None:
+    async def replay(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_ID]
+    ) -> None:
         """Post the game's moves as an animated GIF rebuilt from its move log."""
         record = await self.records.find_replayable(game, interaction.guild_id)
         await interaction.response.defer(thinking=True)

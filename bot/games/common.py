@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.components import GameButton
-from bot.errors import NotAPlayer
+from bot.errors import NotAPlayer, Refusal
 from bot.games.base import Table
 from bot.replies import Interaction
 
@@ -24,6 +24,17 @@ def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
                              style=discord.ButtonStyle.secondary))
     others = "Your opponent wins" if len(table.names) == 2 else "The other players share the win"
     return f"Resign {table.title}? {others} at once.", view
+
+
+def small_number(text: str, what: str, highest: int) -> int:
+    """`text` read as a number from 1 to `highest`; a Refusal for anything else.
+
+    Component arguments and menu values come back from the client, which may be modified:
+    they are checked like typed input.
+    """
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= highest:
+        raise Refusal(f"There is no {what} {text[:20]!r} here: use the board's controls.")
+    return int(text)
 
 
 def require_player(table: Table[Any], user_id: int) -> int:

@@ -17,7 +17,7 @@ import discord
 from bot.components import GameAction, GameButton
 from bot.errors import UnknownAction
 from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
-from bot.games.common import play_now
+from bot.games.common import play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
 from engines.grabuge import (
@@ -284,7 +284,9 @@ class GrabugeUI(GameUI[GrabugeState]):
         values: list[str],
     ) -> None:
         action, arg = act.action, act.arg
-        if action not in ACTIONS or not arg.isdigit() or not 1 <= int(arg) <= RESERVE_COLUMNS:
+        if action in ACTIONS:
+            small_number(arg, "reserve column", RESERVE_COLUMNS)
+        if action not in ACTIONS:
             raise UnknownAction(f"This Le Grabuge control is no longer in use ({action!r}).")
         # The table posts the new board (and retires this one): nothing else to say.
         await play_now(interaction, table, f"{ACTIONS[action]} {arg}", act.ply)

@@ -9,10 +9,10 @@ import discord
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import UnknownAction
 from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
-from bot.games.common import close_panel, play_from_panel, play_now
+from bot.games.common import close_panel, play_from_panel, play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
-from engines.graps import SEAT_NAMES, GrapsState
+from engines.graps import SEAT_NAMES, SIZE, GrapsState
 from storage import MoveKind, NewMove
 
 FACE_EMOJI = {"grape": "🍇", "blank": "⚪"}
@@ -204,7 +204,7 @@ class GrapsUI(GameUI[GrapsState]):
         """The private message with one button per legal cell of the row chosen."""
         state = table.state
         face = state.face_to_place
-        row = int(row_text) if row_text.isdigit() else 0
+        row = small_number(row_text, "row", SIZE)
         cells = state.legal_cells_by_row().get(row, [])
         if face is None or not cells:
             raise IllegalMove(f"no legal cell on row {row_text} now")

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.components import GameAction, GameButton, GameSelect
-from bot.errors import NotAPlayer, UnknownAction
+from bot.errors import NotAPlayer, Refusal, UnknownAction
 from bot.games.base import (
     AUTOCOMPLETE_LIMIT,
     BoardItem,
@@ -23,7 +23,7 @@ from bot.games.base import (
     Table,
     Turn,
 )
-from bot.games.common import close_panel, play_from_panel, play_now
+from bot.games.common import close_panel, play_from_panel, play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, Result
 from engines.kraut_ruben import (
@@ -316,8 +316,10 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         state = table.state
         view = discord.ui.View(timeout=None)
         if action == "garden":
-            garden = int(values[0])
+            garden = small_number(values[0], "garden", len(state.gardens))
             moves = [f"{garden}{bed}" for bed in state.placement_beds(garden)]
+            if not moves:
+                raise Refusal(f"No bed of garden {garden} can take this tile.")
             tile = str(state.drawn_tile)
             content = (f"{tile_words(tile, 'Your')}: choose a bed in **garden {garden}** "
                        f"({len(moves)} possible).")
@@ -325,8 +327,10 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         else:
             targets = [str(m) for m in state.mole_targets()]
             if action == "molegarden":
-                garden = int(values[0])
+                garden = small_number(values[0], "garden", len(state.gardens))
                 targets = [t for t in targets if _garden_of(t) == garden]
+            if not targets:
+                raise Refusal("Your mole has nowhere to dig now.")
             if len(targets) <= SELECT_LIMIT:
                 content = (f"{TILE_EMOJI['mole']} Your mole covers a tile for good (once per "
                            "game): choose which.")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import discord
 import simcord
 
@@ -56,3 +59,25 @@ async def play_with_components(actor, board: discord.Message, move: str) -> None
         message = step.response.message
     confirmed = await actor.click(message, label="Confirm")
     assert "Played" in confirmed.response.content, confirmed.response.content
+
+
+async def simultaneously(env: simcord.Env, *actions: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Send several interactions before the bot handles any of them, then let it work.
+
+    simcord runs one operation at a time and settles the bot after each; here each action
+    only emits its interaction (settling is held back), so the bot receives them all at
+    once, as Discord delivers two quick clicks. (simcord has no public API for this: the
+    settle step is swapped for the duration.)
+    """
+    settle = env._settle_internal
+
+    async def emit_only(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    env._settle_internal = emit_only
+    try:
+        results = [await action() for action in actions]
+    finally:
+        env._settle_internal = settle
+    await env.settle()
+    return results

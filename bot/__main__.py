@@ -1,25 +1,68 @@
-"""`python -m bot`: read `.env`, build the bot and run it."""
+"""`python -m bot`: read `.env`, check the settings and the database, then run the bot.
+
+Whatever stops a start (no token, a malformed or refused token, an unusable database) ends
+the process at once with one readable line and a non-zero exit code, never a hang.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
 import sys
 
+import discord
 from dotenv import load_dotenv
 
 from bot.client import create_bot
 from bot.config import TOKEN_HELP, Settings
+from storage import Database, StorageError
+
+TOKEN_SHAPE = re.compile(r"[\w-]{20,}\.[\w-]{4,}\.[\w-]{20,}")
+"""A bot token: three dot-separated base64 parts (the id, a timestamp, a signature)."""
+
+BAD_TOKEN = ("Ludothèque cannot start: Discord refused the token in DISCORD_TOKEN. Open the "
+             "developer portal, Bot → Reset Token, and put the new token in .env.")
+MALFORMED_TOKEN = ("Ludothèque cannot start: DISCORD_TOKEN does not look like a bot token (three "
+                   "parts separated by dots). Copy it again from the developer portal, Bot → "
+                   "Reset Token, and put it in .env.")
+
+
+def fail(message: str) -> int:
+    """Print why the bot cannot start, on one line; the exit code for it."""
+    print(message, file=sys.stderr)
+    return 1
+
+
+async def check_database(url: str) -> None:
+    """Open the database once (checks, migrations) and close it: raise if it is unusable."""
+    database = await Database.open(url)
+    await database.close()
 
 
 def main() -> int:
-    """Run the bot until it is stopped; exit 2 with help when no token is configured."""
+    """Run the bot until it is stopped; exit non-zero at once when it cannot start."""
     load_dotenv()
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        return fail(f"Ludothèque cannot start: {error}.")
     if settings.token is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
+    if not TOKEN_SHAPE.fullmatch(settings.token):
+        return fail(MALFORMED_TOKEN)
+    try:
+        asyncio.run(check_database(settings.database_url))
+    except StorageError as error:
+        return fail(f"Ludothèque cannot start: {error}")
     bot = create_bot(settings)
-    bot.run(settings.token, log_level=getattr(logging, settings.log_level, logging.INFO))
+    try:
+        bot.run(settings.token, log_level=getattr(logging, settings.log_level, logging.INFO))
+    except discord.LoginFailure:
+        return fail(BAD_TOKEN)
+    except StorageError as error:  # the database broke between the check and the start
+        return fail(f"Ludothèque cannot start: {error}")
     return 0
 
 

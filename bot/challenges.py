@@ -295,11 +295,12 @@ class ChallengeService:
             else:
                 challenge.accepted_ids.append(user)
                 if len(challenge.accepted_ids) < len(invited):
+                    await interaction.response.defer()  # answer before writing
                     await self.db.update_challenge_players(
                         challenge.id, opponent_ids=invited, player_names=challenge.player_names,
                         accepted_ids=challenge.accepted_ids)
-                    await interaction.response.edit_message(embed=self._embed(challenge),
-                                                            view=self._buttons(challenge))
+                    await interaction.edit_original_response(embed=self._embed(challenge),
+                                                             view=self._buttons(challenge))
                 else:
                     await self._accept(interaction, challenge)
 
@@ -338,17 +339,19 @@ class ChallengeService:
                                   f"least {game.min_players}; {len(lobby.player_ids)} seated.")
                 await self._accept(interaction, lobby)
                 return
+            await interaction.response.defer()  # answer before writing
             await self.db.update_challenge_players(
                 lobby.id, opponent_ids=lobby.opponent_ids, player_names=lobby.player_names,
                 accepted_ids=lobby.accepted_ids)
-            await interaction.response.edit_message(embed=self._embed(lobby),
-                                                    view=self._buttons(lobby))
+            await interaction.edit_original_response(embed=self._embed(lobby),
+                                                     view=self._buttons(lobby))
 
     async def _decline(
         self, interaction: Interaction, challenge: ChallengeRecord, user: int
     ) -> None:
         withdrawn = user == challenge.challenger_id
         status = ChallengeStatus.CANCELLED if withdrawn else ChallengeStatus.DECLINED
+        await interaction.response.defer()  # answer before writing
         await self.db.close_challenge(challenge.id, status)
         self._cancel_timer(challenge.id)
         name = GAMES[challenge.game].name
@@ -358,7 +361,7 @@ class ChallengeService:
             text = f"{challenge.name_of(user)} withdrew the {name} challenge."
         else:
             text = f"{challenge.name_of(user)} declined the {name} challenge."
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=None, embed=discord.Embed(description=text, colour=discord.Colour.dark_grey()),
             view=None)
 

@@ -93,6 +93,7 @@ class Ludotheque(commands.Bot):
         """Stop timers and close the database before disconnecting."""
         if self._started:
             self.challenges.cancel_timers()
+            self.sessions.close()
             await self.db.close()
         await super().close()
 

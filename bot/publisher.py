@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol
 
 import discord
@@ -15,8 +16,73 @@ import discord
 log = logging.getLogger(__name__)
 
 
+class Problem(StrEnum):
+    """Why Discord did not take a post: what the bot should do about it depends on it."""
+
+    TRANSIENT = "transient"
+    """Discord is slow, down or rate-limiting: try again later."""
+    MISSING_PERMISSIONS = "missing_permissions"
+    """The bot lacks a permission there: it works again once a moderator grants it."""
+    CHANNEL_GONE = "channel_gone"
+    """The channel or thread was deleted."""
+    MESSAGE_GONE = "message_gone"
+    """The message to edit was deleted."""
+    ARCHIVED = "archived"
+    """The thread is archived or locked."""
+    DM_CLOSED = "dm_closed"
+    """The member does not take direct messages from the bot."""
+    OTHER = "other"
+    """Anything else Discord refused."""
+
+
+MISSING_ACCESS_CODES = {50001, 50013}
+"""Discord's error codes for Missing Access and Missing Permissions."""
+ARCHIVED_CODES = {50083, 160005}
+"""Discord's error codes for an archived or a locked thread."""
+CHANNEL_GONE_CODES = {10003}
+MESSAGE_GONE_CODES = {10008}
+DM_CLOSED_CODES = {50007}
+
+POST_PERMISSIONS_IN_THREADS = ("send_messages_in_threads", "embed_links", "attach_files")
+POST_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
+
+
 class PublishFailed(Exception):
     """Discord refused or could not take a post, an edit or a direct message."""
+
+    def __init__(self, message: str, problem: Problem = Problem.OTHER,
+                 missing: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.missing = missing
+        """The permissions the bot lacks there (for MISSING_PERMISSIONS, when known)."""
+
+    @property
+    def worth_retrying(self) -> bool:
+        """True when the same post may go through later without anyone doing anything."""
+        return self.problem in (Problem.TRANSIENT, Problem.OTHER)
+
+
+def permission_names(names: tuple[str, ...]) -> str:
+    """`Send Messages In Threads, Attach Files`."""
+    return ", ".join(name.replace("_", " ").title() for name in names)
+
+
+def classify(error: discord.HTTPException) -> Problem:
+    """What kind of failure a Discord error is."""
+    if isinstance(error, discord.DiscordServerError) or error.status in (429, 502, 503, 504):
+        return Problem.TRANSIENT
+    if error.code in CHANNEL_GONE_CODES:
+        return Problem.CHANNEL_GONE
+    if error.code in MESSAGE_GONE_CODES:
+        return Problem.MESSAGE_GONE
+    if error.code in ARCHIVED_CODES:
+        return Problem.ARCHIVED
+    if error.code in DM_CLOSED_CODES:
+        return Problem.DM_CLOSED
+    if error.code in MISSING_ACCESS_CODES or isinstance(error, discord.Forbidden):
+        return Problem.MISSING_PERMISSIONS
+    return Problem.OTHER
 
 
 @dataclass
@@ -59,10 +125,27 @@ class DiscordPublisher:
     async def _messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self._client.get_channel(channel_id)
         if channel is None:
-            channel = await self._client.fetch_channel(channel_id)
+            try:
+                channel = await self._client.fetch_channel(channel_id)
+            except discord.HTTPException as error:
+                raise self._failed(f"could not find channel {channel_id}", error) from error
         if not isinstance(channel, discord.abc.Messageable):
             raise PublishFailed(f"channel {channel_id} does not take messages")
         return channel
+
+    def _missing(self, channel: discord.abc.Messageable) -> tuple[str, ...]:
+        """The posting permissions the bot lacks in `channel` (empty when unknown)."""
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return ()
+        perms = channel.permissions_for(channel.guild.me)
+        needed = (POST_PERMISSIONS_IN_THREADS if isinstance(channel, discord.Thread)
+                  else POST_PERMISSIONS)
+        return tuple(name for name in needed if not getattr(perms, name))
+
+    @staticmethod
+    def _failed(what: str, error: discord.HTTPException,
+                missing: tuple[str, ...] = ()) -> PublishFailed:
+        return PublishFailed(f"{what}: {error}", classify(error), missing)
 
     async def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         channel = await self._messageable(channel_id)
@@ -73,14 +156,18 @@ class DiscordPublisher:
 
     async def post(self, channel_id: int, post: Post) -> int:
         """Send `post`; return the message id."""
+        channel = await self._messageable(channel_id)
         try:
-            channel = await self._messageable(channel_id)
             message = await channel.send(
                 content=post.content, files=post.files,
                 embed=post.embed if post.embed is not None else discord.utils.MISSING,
                 view=post.view or discord.utils.MISSING, allowed_mentions=post.mentions)
         except discord.HTTPException as error:
-            raise PublishFailed(f"could not post in {channel_id}: {error}") from error
+            raise self._failed(f"could not post in {channel_id}", error,
+                               self._missing(channel)) from error
+        except (TimeoutError, OSError) as error:  # no answer from Discord at all
+            raise PublishFailed(f"could not post in {channel_id}: {error!r}",
+                                Problem.TRANSIENT) from error
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, post: Post) -> None:
@@ -89,7 +176,7 @@ class DiscordPublisher:
             message = await self._partial(channel_id, message_id)
             await message.edit(content=post.content, embed=post.embed, view=post.view)
         except discord.HTTPException as error:
-            raise PublishFailed(f"could not edit {message_id}: {error}") from error
+            raise self._failed(f"could not edit {message_id}", error) from error
 
     async def remove_components(self, channel_id: int, message_id: int) -> None:
         """Edit a message to drop its view."""
@@ -97,7 +184,7 @@ class DiscordPublisher:
             message = await self._partial(channel_id, message_id)
             await message.edit(view=None)
         except discord.HTTPException as error:
-            raise PublishFailed(f"could not edit {message_id}: {error}") from error
+            raise self._failed(f"could not edit {message_id}", error) from error
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """DM a user (fails when their DMs are closed)."""
@@ -105,4 +192,4 @@ class DiscordPublisher:
             user = self._client.get_user(user_id) or await self._client.fetch_user(user_id)
             await user.send(text)
         except discord.HTTPException as error:
-            raise PublishFailed(f"could not DM {user_id}: {error}") from error
+            raise self._failed(f"could not DM {user_id}", error) from error

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.errors import Refusal
 from engines import IllegalMove
+from storage import StorageBusy, StorageCorrupt, StorageError, StorageFull, StorageReadOnly
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,17 @@ Each interaction is handled in its own asyncio task, so the value never leaks to
 MEMBER_OPTIONS = (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable)
 """Slash-command option types that name a member."""
 
+STORAGE_TEXTS: dict[type[StorageError], str] = {
+    StorageBusy: "My records are busy right now (another program holds them), so nothing was "
+                 "changed. Try again in a moment.",
+    StorageFull: "My disk is full, so nothing was saved. Please tell the bot's owner.",
+    StorageReadOnly: "I cannot write my records right now (they are read-only), so nothing "
+                     "was saved. Please tell the bot's owner.",
+    StorageCorrupt: "My records are damaged, so nothing was saved. Please tell the bot's owner.",
+    StorageError: "My records could not be written, so nothing was saved. Try again later.",
+}
+"""What a player hears when the database refuses a write (the operator reads the log)."""
+
 NOTHING_CHANGED = "Something went wrong on my side; nothing was changed. Please try again."
 
 
@@ -42,6 +54,8 @@ def explain(error: BaseException) -> str | None:
         return str(error)
     if isinstance(error, IllegalMove):
         return str(error) or "That move is not allowed here."
+    if isinstance(error, StorageError):
+        return STORAGE_TEXTS.get(type(error), STORAGE_TEXTS[StorageError])
     if isinstance(error, app_commands.TransformerError):
         if error.type in MEMBER_OPTIONS:
             return (f"I cannot find {str(error.value)[:100]!r} among this server's members: "
@@ -78,6 +92,8 @@ async def answer_error(interaction: Interaction, error: BaseException, where: st
     if text is None:
         log.error("%s failed", where, exc_info=error)
         text = unexpected_text()
+    elif isinstance(error, StorageError):
+        log.warning("%s: %s", where, error)
     try:
         await tell(interaction, text)
     except discord.HTTPException:  # the interaction expired: the log line is all we can do

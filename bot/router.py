@@ -41,6 +41,8 @@ class Router:
         if session.is_over:
             raise Refusal(session.over_text())
         if action.ply is not None and action.ply != session.ply:
+            if session.board_behind:  # never send the player back to an outdated board
+                await session.mend_board()
             raise Refusal(session.stale_text())
         user = interaction.user.id
         if action.action == "resign":

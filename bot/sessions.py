@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -20,12 +21,15 @@ import discord
 from bot.board import board_post, draw_board, last_shown_move
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import GameUI, Notice, PrivateNote, Turn
-from bot.publisher import Post, Publisher, PublishFailed
+from bot.publisher import Post, Problem, Publisher, PublishFailed, permission_names
 from bot.replies import stored_move
 from engines import CHANCE, GAMES, EndReason, GameState, Result
 from storage import Database, GameRecord, GameStatus, MoveKind, NewMove, StaleGame
 
 log = logging.getLogger(__name__)
+
+MEND_DELAYS = (10.0, 30.0, 120.0, 600.0)
+"""Seconds between tries to post a board Discord did not take (then the next start does)."""
 
 MAX_AUTOMATIC_STEPS = 10_000
 """Chance outcomes and forced moves applied in a row before giving up (a safety net)."""
@@ -97,6 +101,7 @@ class GameSession:
         self.lock = asyncio.Lock()
         self.abort_votes: set[int] = set()
         """Players who asked to abort (kept in memory: a restart forgets the votes)."""
+        self._mender: asyncio.Task[None] | None = None
         self._shown_since: int | None = None
         """A snowflake from when the current position was first shown (its board's id):
         a typed command created before it was sent against an older position."""
@@ -160,7 +165,7 @@ class GameSession:
 
     def stale_text(self) -> str:
         """Why a component of an older board does nothing, with where to go instead."""
-        link = self.board_link()
+        link = None if self.board_behind else self.board_link()
         where = f" Use the latest board: {link}" if link else " Use `/board` to see it."
         return f"This board is out of date: a move was played since.{where}"
 
@@ -202,8 +207,7 @@ class GameSession:
             turn = Turn(moves, work)
             await self._store(turn, work.result())
             stored_move.set(str(applied))
-            await self._announce(turn)
-            return turn
+            return await self._announce(turn)
 
     async def resign(self, user_id: int) -> Turn:
         """The user gives up: every other seat wins."""
@@ -216,8 +220,7 @@ class GameSession:
             winners = [s for s in range(self._state.num_players) if s != seat]
             turn = Turn([NewMove(seat, user_id, MoveKind.RESIGN, "resign")], self._state)
             await self._store(turn, Result(winners, None, EndReason.RESIGNED))
-            await self._announce(turn)
-            return turn
+            return await self._announce(turn)
 
     async def abort(self, by: str) -> None:
         """Cancel the game (no result, no rating): store it, post a notice, retire the board."""
@@ -248,8 +251,7 @@ class GameSession:
                 return None
             turn = Turn(moves, work)
             await self._store(turn, work.result())
-            await self._announce(turn)
-            return turn
+            return await self._announce(turn)
 
     async def repost(self) -> str:
         """Post the live board again at the bottom of the thread; return its link."""
@@ -284,20 +286,89 @@ class GameSession:
 
     # -- announcing ------------------------------------------------------------------------
 
-    async def _announce(self, turn: Turn) -> None:
+    @property
+    def board_behind(self) -> bool:
+        """True when the thread's board does not show the stored position."""
+        return self._record.status is not GameStatus.ABORTED and (
+            self._record.board_message_id is None or self._record.board_ply != self.ply)
+
+    async def _announce(self, turn: Turn) -> Turn:
         """Post the new board and what the game adds (the move is stored already).
 
-        Discord failing must not undo a stored move: it is logged and `/board` recovers.
+        Discord failing must not undo a stored move: the board is posted again later (or
+        the game is aborted when its thread is gone), and the mover hears what happened.
         """
+        note = None
         try:
             self._shown_since = await self.post_board(turn.moves)
-        except PublishFailed:
+        except PublishFailed as failure:
             # No board to date the position by: "now" will do.
             self._shown_since = discord.utils.time_snowflake(utcnow(), high=True)
-            log.exception("game %s: could not announce ply %s", self.id, self.ply)
-            return
-        for notice in self.ui.after_announce(self, turn):
-            await self._deliver(notice)
+            log.warning("game %s: could not announce ply %s: %s", self.id, self.ply, failure)
+            note = await self._board_failed(failure)
+        if self._record.status is not GameStatus.ABORTED:
+            for notice in self.ui.after_announce(self, turn):
+                await self._deliver(notice)
+        return replace(turn, note=note) if note else turn
+
+    async def _board_failed(self, failure: PublishFailed) -> str:
+        """React to a board Discord did not take; what to tell the player who moved."""
+        where = f"<#{self._record.channel_id}>"
+        if failure.problem is Problem.CHANNEL_GONE:
+            await self._abort_orphan()
+            return ("This game's thread was deleted, so the game was aborted; it counts for "
+                    "no rating.")
+        self.mend_later()
+        if failure.problem is Problem.MISSING_PERMISSIONS:
+            needed = permission_names(failure.missing) or "Send Messages, Embed Links, Attach Files"
+            return (f"Your move stands, but I cannot post the board in {where}: I need the "
+                    f"{needed} permission there. Ask a moderator; the board appears as soon "
+                    "as I can post it.")
+        if failure.problem is Problem.ARCHIVED:
+            return (f"Your move stands, but {where} is archived or locked, so I cannot post "
+                    "the board. Ask a moderator to reopen it; the board appears then.")
+        return ("Your move stands, but Discord did not take the new board. I will post it "
+                "again shortly; `/board` shows it too.")
+
+    async def _abort_orphan(self) -> None:
+        """The game's thread is gone: end the game unrated rather than leave it running."""
+        if await self.db.abort_game(self.id, now=utcnow()):
+            self._record.status = GameStatus.ABORTED
+            log.warning("game %s: its channel is gone; aborted", self.id)
+
+    def mend_later(self) -> None:
+        """Try to post the board again after a while, until the thread shows it."""
+        if self._mender is None or self._mender.done():
+            self._mender = asyncio.create_task(self._mend_with_backoff(),
+                                               name=f"mend-board-{self.id}")
+
+    async def _mend_with_backoff(self) -> None:
+        for delay in MEND_DELAYS:
+            await asyncio.sleep(delay)
+            if await self.mend_board():
+                return
+        log.warning("game %s: board still behind after %d tries; the next start or /board "
+                    "will post it", self.id, len(MEND_DELAYS))
+
+    async def mend_board(self) -> bool:
+        """Post the board again if the thread's one is behind; True once it is current."""
+        async with self.lock:
+            if not self.board_behind:
+                return True
+            try:
+                self._shown_since = await self.post_board()
+            except PublishFailed as failure:
+                if failure.problem is Problem.CHANNEL_GONE:
+                    await self._abort_orphan()
+                    return True
+                log.info("game %s: board still not posted: %s", self.id, failure)
+                return False
+            return True
+
+    def stop_mending(self) -> None:
+        """Cancel a pending retry (the bot is closing; the next start reconciles)."""
+        if self._mender is not None:
+            self._mender.cancel()
 
     async def _deliver(self, notice: Notice | PrivateNote) -> None:
         channel = self._record.channel_id
@@ -322,8 +393,9 @@ class GameSession:
         previous = self._record.board_message_id
         message_id = await self.publisher.post(self._record.channel_id,
                                                board_post(self, self.ui, moves, png))
-        await self.db.set_board_message(self.id, message_id)
+        await self.db.set_board_message(self.id, message_id, self.ply)
         self._record.board_message_id = message_id
+        self._record.board_ply = self.ply
         if previous is not None:
             await self._retire(previous)
         return message_id
@@ -375,19 +447,22 @@ class SessionManager:
     async def start(self, record: GameRecord) -> GameSession:
         """Open a new game's session, play its automatic first steps and post its board."""
         session = self._adopt(record)
-        if await session.advance() is None:
-            try:
-                async with session.lock:
-                    await session.post_board()
-            except PublishFailed:
-                log.exception("game %s: could not post the first board", record.id)
+        if await session.advance() is None and not await session.mend_board():
+            session.mend_later()
         return session
 
     async def resume_all(self) -> int:
-        """After a start: load every running game and play any automatic step left pending."""
+        """After a start: play any automatic step left pending, and post every board that is
+        behind the stored position (a crash between a move's store and its board)."""
         records = await self.db.running_games()
         for record in records:
             session = await self.get(record.id)
-            if session is not None:
-                await session.advance()
+            if session is not None and await session.advance() is None \
+                    and session.board_behind and not await session.mend_board():
+                session.mend_later()
         return len(records)
+
+    def close(self) -> None:
+        """Stop pending board retries (the next start reconciles the boards)."""
+        for session in self._sessions.values():
+            session.stop_mending()

@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
-from storage.database import DEFAULT_DATABASE_URL, Database, NewMove, StaleGame, sqlite_path
-from storage.migrations import MIGRATIONS, Migration
+from storage.database import (
+    BUSY_TIMEOUT_MS,
+    DEFAULT_DATABASE_URL,
+    Database,
+    NewMove,
+    StaleGame,
+    Transaction,
+    Written,
+    sqlite_path,
+)
+from storage.errors import (
+    DatabaseUnusable,
+    StorageBusy,
+    StorageCorrupt,
+    StorageError,
+    StorageFull,
+    StorageReadOnly,
+)
+from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
     ChallengeRecord,
     ChallengeStatus,
@@ -15,11 +32,14 @@ from storage.models import (
 )
 
 __all__ = [
+    "BUSY_TIMEOUT_MS",
     "DEFAULT_DATABASE_URL",
     "MIGRATIONS",
+    "SCHEMA",
     "ChallengeRecord",
     "ChallengeStatus",
     "Database",
+    "DatabaseUnusable",
     "GameRecord",
     "GameStatus",
     "Migration",
@@ -28,5 +48,12 @@ __all__ = [
     "NewMove",
     "Seat",
     "StaleGame",
+    "StorageBusy",
+    "StorageCorrupt",
+    "StorageError",
+    "StorageFull",
+    "StorageReadOnly",
+    "Transaction",
+    "Written",
     "sqlite_path",
 ]

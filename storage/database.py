@@ -1,17 +1,41 @@
-"""The SQLite database (aiosqlite, WAL mode): connection, migrations and queries."""
+"""The SQLite database (aiosqlite, WAL mode): connections, transactions, migrations, queries.
+
+Writes are serialised: each goes through `Database.transaction()` (one writer at a time in the
+process, `BEGIN IMMEDIATE`, commit on success, rollback as a whole on any exception, a
+cancellation included), so one game's commit never carries another game's half-done write.
+Reads go through a second, query-only connection that sees the last committed state only (WAL
+lets it read while the writer works); an in-memory database has a single connection, and its
+reads wait for the writer instead.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from storage.migrations import MIGRATIONS, Migration
+from storage.errors import (
+    SQLITE_CANTOPEN,
+    DatabaseUnusable,
+    StorageBusy,
+    StorageCorrupt,
+    StorageError,
+    StorageFull,
+    StorageReadOnly,
+    error_code,
+    storage_error,
+)
+from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
     ChallengeRecord,
     ChallengeStatus,
@@ -23,6 +47,14 @@ from storage.models import (
 )
 
 DEFAULT_DATABASE_URL = "sqlite:///data/ludotheque.db"
+
+BUSY_TIMEOUT_MS = 2000
+"""How long a write waits for another process's lock: a locked write fails (StorageBusy)
+within Discord's 3 s interaction window rather than after it."""
+
+LOG = logging.getLogger(__name__)
+T = TypeVar("T")
+Work = Callable[[sqlite3.Connection], T]
 
 
 def sqlite_path(url: str) -> str:
@@ -44,6 +76,14 @@ class NewMove:
     move: str
 
 
+@dataclass(frozen=True)
+class Written:
+    """What one write statement did."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -52,81 +92,297 @@ def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-class Database:
-    """All reads and writes of games, moves and challenges; one connection per bot."""
+async def _call(connection: aiosqlite.Connection, work: Work[T]) -> T:
+    """Run `work` on the connection's thread: one round trip for any number of statements.
+
+    aiosqlite queues calls to its thread in order, so a rollback queued after a cancelled call
+    runs after that call, never before it. (`_execute` is aiosqlite's untyped queueing call.)
+    """
+    execute = cast(Callable[[Callable[[], T]], Awaitable[T]], connection._execute)
+    return await execute(lambda: work(connection._conn))
+
+
+class Transaction:
+    """The write transaction a task holds: its statements run on the writer's thread.
+
+    `BEGIN IMMEDIATE` is sent with the first statement (in the same round trip); the commit or
+    rollback is `Database.transaction()`'s business.
+    """
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+        self._begun = False
+
+    async def run(self, work: Work[T]) -> T:
+        """Run `work(connection)` inside the transaction, in one round trip to the thread."""
+        first, self._begun = not self._begun, True
+
+        def step(connection: sqlite3.Connection) -> T:
+            if first:
+                connection.execute("BEGIN IMMEDIATE")
+            elif not connection.in_transaction:
+                raise StorageError("SQLite rolled the transaction back after an error")
+            return work(connection)
+
+        return await _call(self._connection, step)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Written:
+        """Run one write statement."""
+
+        def step(connection: sqlite3.Connection) -> Written:
+            cursor = connection.execute(sql, params)
+            return Written(cursor.rowcount, cursor.lastrowid)
+
+        return await self.run(step)
+
+    async def _end(self, *, commit: bool) -> None:
+        if not self._begun:
+            return
+
+        def end(connection: sqlite3.Connection) -> None:
+            if connection.in_transaction:
+                connection.execute("COMMIT" if commit else "ROLLBACK")
+            elif commit:
+                raise StorageError("SQLite rolled the transaction back after an error")
+
+        await _call(self._connection, end)
+
+
+class Database:
+    """All reads and writes of games, moves and challenges; one writer, one reader per bot."""
+
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        reader: aiosqlite.Connection | None = None,
+        *,
+        path: str = ":memory:",
+    ) -> None:
         self._db = connection
+        self._reader = reader or connection
+        self._path = path
+        self._lock = asyncio.Lock()
+        self._tx: Transaction | None = None
+        self._owner: asyncio.Task[Any] | None = None
 
     @classmethod
     async def open(
         cls, url: str = DEFAULT_DATABASE_URL, migrations: Sequence[Migration] = MIGRATIONS
     ) -> Database:
-        """Connect, switch to WAL and bring the schema up to date."""
+        """Connect, check the database, switch to WAL and bring the schema up to date.
+
+        Raises `DatabaseUnusable`, whose one-line message says what is wrong and what to do,
+        for a directory, a file that is not (or no longer) a SQLite database, corruption, an
+        incomplete schema, a read-only database and one locked by another process.
+        """
         path = sqlite_path(url)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path)
-        connection.row_factory = aiosqlite.Row
-        database = cls(connection)
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000"):
-            await database._write(f"PRAGMA {pragma}")
-        await database.migrate(migrations)
-        return database
+        memory = path == ":memory:"
+        if not memory:
+            _check_file(path)
+        writer = await _connect(path)
+        reader: aiosqlite.Connection | None = None
+        try:
+            await _call(writer, _set_up_writer)
+            database = cls(writer, path=path)
+            await database._check_integrity()
+            await database.migrate(migrations)
+            await database._check_schema()
+            await database._check_writable()
+            if not memory:
+                reader = await _connect(path)
+                await _call(reader, _set_up_reader)
+                database._reader = reader
+            return database
+        except BaseException as exc:
+            for connection in (reader, writer):
+                if connection is not None:
+                    try:
+                        await connection.close()
+                    except Exception:  # closing after a failure: the failure is the news
+                        LOG.debug("closing %s after a failed open", path, exc_info=True)
+            if isinstance(exc, DatabaseUnusable):
+                raise
+            if isinstance(exc, StorageError | sqlite3.Error):
+                raise _unusable(path, exc) from exc
+            raise
 
     async def close(self) -> None:
-        """Close the connection."""
-        await self._db.close()
+        """Close the connections (after the write in progress, if any)."""
+        async with self._lock:
+            if self._reader is not self._db:
+                await self._reader.close()
+            await self._db.close()
 
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        """Run one statement and close its cursor (an open one blocks the next commit)."""
-        cursor = await self._db.execute(sql, params)
-        await cursor.close()
-        return cursor
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """The one way to write: serialised, `BEGIN IMMEDIATE`, all or nothing.
+
+        Commits when the block ends normally; rolls back as a whole on any exception
+        (cancellation included) and re-raises it, SQLite's errors about the database itself
+        turned into `StorageError`s (busy, full, read-only, corrupt). Within the block, the same
+        task's writes join this transaction; its reads see the last committed state only (on a
+        file database).
+        """
+        task = asyncio.current_task()
+        if self._tx is not None and task is not None and self._owner is task:
+            yield self._tx
+            return
+        async with self._lock:
+            tx = Transaction(self._db)
+            self._tx, self._owner = tx, task
+            try:
+                try:
+                    yield tx
+                    await tx._end(commit=True)
+                except BaseException:
+                    try:
+                        await tx._end(commit=False)
+                    except Exception:  # the original error is the one to report
+                        LOG.exception("rollback failed on %s", self._path)
+                    raise
+            except sqlite3.Error as exc:
+                error = storage_error(exc)
+                if error is None:
+                    raise
+                raise error from exc
+            finally:
+                self._tx, self._owner = None, None
+
+    async def _read(self, work: Work[T]) -> T:
+        """Run a read on the reader, in one snapshot of the last committed state."""
+
+        def snapshot(connection: sqlite3.Connection) -> T:
+            if connection.in_transaction:  # one connection, inside this task's transaction
+                return work(connection)
+            connection.execute("BEGIN")
+            try:
+                return work(connection)
+            finally:
+                _end_read(connection)
+
+        try:
+            if self._reader is not self._db or (
+                self._tx is not None and self._owner is asyncio.current_task()
+            ):
+                return await _call(self._reader, snapshot)
+            async with self._lock:  # one connection: wait for the write in progress
+                return await _call(self._db, snapshot)
+        except sqlite3.Error as exc:
+            error = storage_error(exc)
+            if error is None:
+                raise
+            raise error from exc
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> Written:
+        """Run one write statement in its own transaction."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return await self._read(lambda c: c.execute(sql, params).fetchall())
+
+    # -- checks at start ----------------------------------------------------------------
+
+    async def _check_integrity(self) -> None:
+        rows = await self._read(lambda c: c.execute("PRAGMA quick_check").fetchall())
+        found = [str(row[0]) for row in rows]
+        if found != ["ok"]:
+            problem = "; ".join(
+                line.strip() for text in found for line in text.splitlines()
+                if line.strip() and not line.startswith("***")
+            )
+            if len(problem) > 160:
+                problem = problem[:157] + "..."
+            raise DatabaseUnusable(
+                f"{self._path} is corrupt (PRAGMA quick_check: {problem}): restore a backup, "
+                f"or salvage what is left with `sqlite3 {self._path} .recover`"
+            )
+
+    async def _check_schema(self) -> None:
+        def columns(connection: sqlite3.Connection) -> dict[str, set[str]]:
+            return {
+                table: {row[0] for row in connection.execute(
+                    "SELECT name FROM pragma_table_info(?)", (table,)).fetchall()}
+                for table in SCHEMA
+            }
+
+        found = await self._read(columns)
+        version = await self.schema_version()
+        for table, wanted in SCHEMA.items():
+            if not found[table]:
+                raise DatabaseUnusable(
+                    f"table {table} is missing from {self._path} (schema version {version}): "
+                    "restore a backup, or move the file away to start with an empty database"
+                )
+            for column in wanted:
+                if column not in found[table]:
+                    raise DatabaseUnusable(
+                        f"column {table}.{column} is missing from {self._path} (schema version "
+                        f"{version}): restore a backup, or move the file away to start with an "
+                        "empty database"
+                    )
+
+    async def _check_writable(self) -> None:
+        """Take the write lock and try a write that changes nothing, then roll back."""
+        try:
+            async with self.transaction() as tx:
+                await tx.execute("UPDATE schema_version SET version = version WHERE 0")
+                raise _Probed
+        except _Probed:
+            pass
 
     # -- schema -------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
         """The last migration applied (0 for an empty database)."""
-        await self._write(
-            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TEXT)"
-        )
-        async with self._db.execute("SELECT MAX(version) FROM schema_version") as cursor:
-            row = await cursor.fetchone()
-        # MAX() always gives one row; its value is NULL while no migration is applied.
-        return int(row[0]) if row is not None and row[0] is not None else 0
+
+        def version(connection: sqlite3.Connection) -> int:
+            return _schema_version(connection)
+
+        return await self._read(version)
 
     async def migrate(self, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
-        """Apply every migration newer than the schema; returns the versions applied."""
+        """Apply every migration newer than the schema, each in its own transaction.
+
+        Returns the versions applied. A failing migration is rolled back as a whole and leaves
+        the schema at the previous version.
+        """
         applied = []
-        current = await self.schema_version()
-        await self._db.commit()
         for migration in sorted(migrations, key=lambda m: m.version):
-            if migration.version <= current:
-                continue
-            try:
-                # sqlite3 autocommits DDL unless a transaction is opened explicitly.
-                await self._write("BEGIN")
+
+            def step(connection: sqlite3.Connection, migration: Migration = migration) -> bool:
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version "
+                    "(version INTEGER NOT NULL, applied_at TEXT)"
+                )
+                if migration.version <= _schema_version(connection):
+                    return False
                 for statement in migration.statements:
-                    await self._write(statement)
-                await self._write(
+                    connection.execute(statement)
+                connection.execute(
                     "INSERT INTO schema_version (version, applied_at) VALUES (?, datetime('now'))",
                     (migration.version,),
                 )
-                await self._db.commit()
-            except Exception:
-                await self._db.rollback()
-                raise
-            applied.append(migration.version)
+                return True
+
+            try:
+                async with self.transaction() as tx:
+                    if await tx.run(step):
+                        applied.append(migration.version)
+            except sqlite3.Error as exc:
+                raise DatabaseUnusable(
+                    f"migration {migration.version} ({migration.description}) failed on "
+                    f"{self._path}: {exc}; the schema stays at the previous version: fix the "
+                    "migration, or restore a backup"
+                ) from exc
         return applied
 
     async def journal_mode(self) -> str:
         """SQLite's journal mode (`wal` once opened)."""
-        async with self._db.execute("PRAGMA journal_mode") as cursor:
-            row = await cursor.fetchone()
-        if row is None:
+        rows = await self._fetch("PRAGMA journal_mode")
+        if not rows:
             raise RuntimeError("PRAGMA journal_mode gave no row")
-        return str(row[0])
+        return str(rows[0][0])
 
     # -- games ----------------------------------------------------------------------------
 
@@ -143,48 +399,58 @@ class Database:
         state: dict[str, Any],
         now: datetime,
     ) -> GameRecord:
-        """Insert a running game with its seats; returns it with its new id."""
+        """Insert a running game with its seats, in one transaction; returns it with its id."""
         stamp = now.isoformat()
-        cursor = await self._write(
-            """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed, state,
-                                  ply, status, created_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)""",
-            (game, guild_id, channel_id, parent_id, _dumps(options), rng_seed, _dumps(state),
-             GameStatus.RUNNING.value, stamp, stamp),
-        )
-        game_id = cursor.lastrowid
-        assert game_id is not None  # set by every successful INSERT
-        await (await self._db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.display_name) for s in seats],
-        )).close()
-        await self._db.commit()
+        seat_rows = [(s.seat, s.user_id, s.display_name) for s in seats]
+
+        def insert(connection: sqlite3.Connection) -> int:
+            cursor = connection.execute(
+                """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed,
+                                      state, ply, status, created_at, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)""",
+                (game, guild_id, channel_id, parent_id, _dumps(options), rng_seed,
+                 _dumps(state), GameStatus.RUNNING.value, stamp, stamp),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None  # set by every successful INSERT
+            connection.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
+                [(game_id, *row) for row in seat_rows],
+            )
+            return game_id
+
+        async with self.transaction() as tx:
+            game_id = await tx.run(insert)
         record = await self.get_game(game_id)
         assert record is not None
         return record
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        return await self._game(row) if row else None
+        found = await self._games("SELECT * FROM games WHERE id = ?", (game_id,))
+        return found[0] if found else None
 
     async def running_game_in(self, channel_id: int) -> GameRecord | None:
         """The game running in this channel or thread, if any."""
-        async with self._db.execute(
+        found = await self._games(
             "SELECT * FROM games WHERE channel_id = ? AND status = ? ORDER BY id DESC LIMIT 1",
             (channel_id, GameStatus.RUNNING.value),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return await self._game(row) if row else None
+        )
+        return found[0] if found else None
 
     async def running_games(self) -> list[GameRecord]:
         """Every game still running."""
-        async with self._db.execute(
+        return await self._games(
             "SELECT * FROM games WHERE status = ? ORDER BY id", (GameStatus.RUNNING.value,)
-        ) as cursor:
-            rows = await cursor.fetchall()
-        return [await self._game(row) for row in rows]
+        )
+
+    async def games_with_stale_boards(self) -> list[GameRecord]:
+        """Running games whose posted board does not show the stored ply (or may not)."""
+        return await self._games(
+            """SELECT * FROM games WHERE status = ? AND (board_ply IS NULL OR board_ply != ply)
+               ORDER BY id""",
+            (GameStatus.RUNNING.value,),
+        )
 
     async def record_moves(
         self,
@@ -199,44 +465,46 @@ class Database:
         """Append moves and store the new state in one transaction; returns the new ply.
 
         Raises `StaleGame` when the stored ply is not `expected_ply`, so a move computed from
-        an out-of-date state is never written.
+        an out-of-date state is never written. The guarded UPDATE and the log rows go to the
+        writer's thread in one round trip; any failure rolls back both.
         """
         stamp = now.isoformat()
         status = GameStatus.FINISHED if result is not None else GameStatus.RUNNING
         new_ply = expected_ply + len(moves)
-        try:
-            cursor = await self._write(
+        update = (_dumps(state), new_ply, status.value, _dumps(result) if result else None,
+                  stamp, stamp if result is not None else None, game_id, expected_ply,
+                  GameStatus.RUNNING.value)
+        rows = [(game_id, expected_ply + i + 1, m.seat, m.user_id, m.kind.value, m.move, stamp)
+                for i, m in enumerate(moves)]
+
+        def write(connection: sqlite3.Connection) -> None:
+            cursor = connection.execute(
                 """UPDATE games SET state = ?, ply = ?, status = ?, result = ?, updated_at = ?,
                                      finished_at = ?
                    WHERE id = ? AND ply = ? AND status = ?""",
-                (_dumps(state), new_ply, status.value, _dumps(result) if result else None, stamp,
-                 stamp if result is not None else None, game_id, expected_ply,
-                 GameStatus.RUNNING.value),
+                update,
             )
             if cursor.rowcount != 1:
                 raise StaleGame(f"game {game_id} is no longer at ply {expected_ply}")
-            await (await self._db.executemany(
+            connection.executemany(
                 """INSERT INTO moves (game_id, ply, seat, user_id, kind, move, created_at)
                    VALUES (?, ?, ?, ?, ?, ?, ?)""",
-                [(game_id, expected_ply + i + 1, m.seat, m.user_id, m.kind.value, m.move, stamp)
-                 for i, m in enumerate(moves)],
-            )).close()
-            await self._db.commit()
-        except BaseException:
-            await self._db.rollback()
-            raise
+                rows,
+            )
+
+        async with self.transaction() as tx:
+            await tx.run(write)
         return new_ply
 
     async def abort_game(self, game_id: int, *, now: datetime) -> bool:
         """Mark a running game aborted (it counts for no rating); False if it was not running."""
         stamp = now.isoformat()
-        cursor = await self._write(
+        written = await self._write(
             """UPDATE games SET status = ?, updated_at = ?, finished_at = ?
                WHERE id = ? AND status = ?""",
             (GameStatus.ABORTED.value, stamp, stamp, game_id, GameStatus.RUNNING.value),
         )
-        await self._db.commit()
-        return cursor.rowcount == 1
+        return written.rowcount == 1
 
     async def finished_games(
         self, game: str | None = None, *, guild_id: int | None = None
@@ -250,9 +518,7 @@ class Database:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
-        async with self._db.execute(sql + " ORDER BY finished_at, id", params) as cursor:
-            rows = await cursor.fetchall()
-        return await self._games(rows)
+        return await self._games(sql + " ORDER BY finished_at, id", params)
 
     async def games_of(
         self, user_id: int, *, guild_id: int | None = None, limit: int = 10
@@ -266,52 +532,44 @@ class Database:
             params.append(guild_id)
         sql += " ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC LIMIT ?"
         params.append(limit)
-        async with self._db.execute(sql, params) as cursor:
-            rows = await cursor.fetchall()
-        return await self._games(rows)
+        return await self._games(sql, params)
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the board message that carries the game's live components."""
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, ply: int | None = None
+    ) -> None:
+        """Remember the board message that carries the game's live components, and the ply it
+        shows (None: unknown, so the board counts as stale), in one write."""
         await self._write(
-            "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+            "UPDATE games SET board_message_id = ?, board_ply = ? WHERE id = ?",
+            (message_id, ply, game_id),
         )
-        await self._db.commit()
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """The game's move log, in order."""
-        async with self._db.execute(
-            "SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._fetch("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [
             MoveRecord(row["ply"], row["seat"], row["user_id"], MoveKind(row["kind"]), row["move"],
                        datetime.fromisoformat(row["created_at"]))
             for row in rows
         ]
 
-    async def _games(self, found: Iterable[aiosqlite.Row]) -> list[GameRecord]:
-        """Records for many game rows, their seats read in one query."""
-        rows = list(found)
-        if not rows:
-            return []
-        ids = [row["id"] for row in rows]
-        seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
-        async with self._db.execute(
-            "SELECT game_id, seat, user_id, display_name FROM seats WHERE game_id IN "
-            "(SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
-        ) as cursor:
-            for r in await cursor.fetchall():
-                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"]))
-        return [_record(row, seats[row["id"]]) for row in rows]
+    async def _games(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
+        """Records for the game rows `sql` selects, their seats read in the same snapshot."""
 
-    async def _game(self, row: aiosqlite.Row) -> GameRecord:
-        async with self._db.execute(
-            "SELECT seat, user_id, display_name FROM seats WHERE game_id = ? ORDER BY seat",
-            (row["id"],),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        seats = [Seat(r["seat"], r["user_id"], r["display_name"]) for r in rows]
-        return _record(row, seats)
+        def read(connection: sqlite3.Connection) -> list[GameRecord]:
+            rows = connection.execute(sql, params).fetchall()
+            if not rows:
+                return []
+            ids = [row["id"] for row in rows]
+            seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
+            for r in connection.execute(
+                "SELECT game_id, seat, user_id, display_name FROM seats WHERE game_id IN "
+                "(SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
+            ).fetchall():
+                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"]))
+            return [_record(row, seats[row["id"]]) for row in rows]
+
+        return await self._read(read)
 
     # -- challenges ---------------------------------------------------------------------
 
@@ -330,7 +588,7 @@ class Database:
         kind: str = "challenge",
     ) -> ChallengeRecord:
         """Insert a pending challenge (or, with kind `lobby`, an open table)."""
-        cursor = await self._write(
+        written = await self._write(
             """INSERT INTO challenges (game, guild_id, channel_id, challenger_id, opponent_ids,
                                        player_names, options, status, created_at, expires_at,
                                        kind)
@@ -339,8 +597,7 @@ class Database:
              _dumps({str(k): v for k, v in player_names.items()}), _dumps(options),
              ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind),
         )
-        await self._db.commit()
-        challenge_id = cursor.lastrowid
+        challenge_id = written.lastrowid
         assert challenge_id is not None  # set by every successful INSERT
         record = await self.get_challenge(challenge_id)
         assert record is not None
@@ -348,19 +605,15 @@ class Database:
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
         """The challenge with this id, or None."""
-        async with self._db.execute(
-            "SELECT * FROM challenges WHERE id = ?", (challenge_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _challenge(row) if row else None
+        rows = await self._fetch("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return _challenge(rows[0]) if rows else None
 
     async def pending_challenges(self) -> list[ChallengeRecord]:
         """Every challenge still waiting for an answer."""
-        async with self._db.execute(
+        rows = await self._fetch(
             "SELECT * FROM challenges WHERE status = ? ORDER BY id",
             (ChallengeStatus.PENDING.value,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [_challenge(row) for row in rows]
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -368,7 +621,6 @@ class Database:
         await self._write(
             "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
-        await self._db.commit()
 
     async def update_challenge_players(
         self,
@@ -379,32 +631,30 @@ class Database:
         accepted_ids: list[int],
     ) -> bool:
         """Record who is invited or joined, and who accepted; False if no longer pending."""
-        cursor = await self._write(
+        written = await self._write(
             """UPDATE challenges SET opponent_ids = ?, player_names = ?, accepted_ids = ?
                WHERE id = ? AND status = ?""",
             (_dumps(opponent_ids), _dumps({str(k): v for k, v in player_names.items()}),
              _dumps(accepted_ids), challenge_id, ChallengeStatus.PENDING.value),
         )
-        await self._db.commit()
-        return cursor.rowcount == 1
+        return written.rowcount == 1
 
     async def close_challenge(
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
     ) -> bool:
         """Move a pending challenge to `status`; False if it was no longer pending."""
-        cursor = await self._write(
+        written = await self._write(
             "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = ?",
             (status.value, game_id, challenge_id, ChallengeStatus.PENDING.value),
         )
-        await self._db.commit()
-        return cursor.rowcount == 1
+        return written.rowcount == 1
 
 
 class StaleGame(RuntimeError):
     """The stored game moved on (or ended) since the state a write was computed from."""
 
 
-def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
+def _challenge(row: sqlite3.Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"],
         game=row["game"],
@@ -424,7 +674,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
     )
 
 
-def _record(row: aiosqlite.Row, seats: list[Seat]) -> GameRecord:
+def _record(row: sqlite3.Row, seats: list[Seat]) -> GameRecord:
     return GameRecord(
         id=row["id"],
         game=row["game"],
@@ -442,4 +692,145 @@ def _record(row: aiosqlite.Row, seats: list[Seat]) -> GameRecord:
         created_at=datetime.fromisoformat(row["created_at"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
         finished_at=_time(row["finished_at"]),
+        board_ply=row["board_ply"],
     )
+
+
+def _end_read(connection: sqlite3.Connection) -> None:
+    """Close a read snapshot (unless an error already did), so the next read sees the latest."""
+    if connection.in_transaction:
+        connection.execute("ROLLBACK")
+
+
+class _Probed(Exception):
+    """Ends the write probe of `Database.open` (its transaction is rolled back)."""
+
+
+def _schema_version(connection: sqlite3.Connection) -> int:
+    if connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone() is None:
+        return 0
+    row = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    # MAX() always gives one row; its value is NULL while no migration is applied.
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    """An aiosqlite connection in autocommit mode (transactions are begun explicitly)."""
+    try:
+        connection = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise _unusable(path, exc) from exc
+    connection.row_factory = sqlite3.Row
+    return connection
+
+
+def _set_up_writer(connection: sqlite3.Connection) -> None:
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.execute("PRAGMA journal_mode = WAL").fetchall()
+
+
+def _set_up_reader(connection: sqlite3.Connection) -> None:
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute("PRAGMA query_only = ON")
+
+
+SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def _check_file(path: str) -> None:
+    """Refuse, before SQLite sees it, a path that cannot hold the database."""
+    file = Path(path)
+    if file.is_dir():
+        raise DatabaseUnusable(
+            f"{path} is a directory, not a database file: set DATABASE_URL to a file path, "
+            f"e.g. sqlite:///{file / 'ludotheque.db'}"
+        )
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnusable(
+            f"cannot create the folder {file.parent} for the database ({exc.strerror}): "
+            "create it, or set DATABASE_URL to a writable place"
+        ) from exc
+    if not file.exists():
+        return
+    try:
+        with file.open("rb") as handle:
+            header = handle.read(100)
+        size = file.stat().st_size
+    except OSError as exc:
+        raise DatabaseUnusable(
+            f"cannot read {path} ({exc.strerror}): make it readable by the bot's user"
+        ) from exc
+    if size == 0:
+        return  # SQLite makes an empty file a new database
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise DatabaseUnusable(
+            f"{path} is not a SQLite database (its header is wrong: a text file, a zeroed or a "
+            "foreign file): restore a backup, or move it away to start with an empty database"
+        )
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    # The page count in the header is valid when the change counter matches "valid-for";
+    # with a non-empty WAL the file may legitimately lag behind it until a checkpoint.
+    wal = Path(path + "-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    if header[24:28] == header[92:96] and pages and not wal_size and size < pages * page_size:
+        raise DatabaseUnusable(
+            f"{path} is truncated ({size} bytes where its header announces "
+            f"{pages * page_size}): restore a backup, or salvage what is left with "
+            f"`sqlite3 {path} .recover`"
+        )
+
+
+def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
+    """The one-line refusal for an error met while opening the database."""
+    error = exc if isinstance(exc, StorageError) else (
+        storage_error(exc) if isinstance(exc, sqlite3.Error) else None
+    )
+    folder = Path(path).parent
+    if isinstance(error, StorageBusy):
+        message = (
+            f"{path} is locked by another process (still locked after "
+            f"{BUSY_TIMEOUT_MS / 1000:g} s): stop the other bot or program using it, then "
+            "start again"
+        )
+    elif isinstance(error, StorageReadOnly):
+        message = (
+            f"{path} is read-only (the file, its folder {folder} or the filesystem cannot be "
+            "written): make them writable by the bot's user, or mount the volume read-write"
+        )
+    elif isinstance(error, StorageFull):
+        message = f"the disk holding {path} is full: free some space, then start again"
+    elif isinstance(error, StorageCorrupt):
+        message = (
+            f"{path} is corrupt ({_sqlite_words(exc)}): restore a backup, or salvage what is "
+            f"left with `sqlite3 {path} .recover`"
+        )
+    elif isinstance(exc, sqlite3.Error) and error_code(exc) == SQLITE_CANTOPEN:
+        if not os.access(folder, os.W_OK):
+            message = (
+                f"cannot open {path}: its folder {folder} is read-only (SQLite creates "
+                f"{Path(path).name}-wal and -shm next to the database): make it writable by "
+                "the bot's user, or mount the volume read-write"
+            )
+        else:
+            message = (
+                f"cannot open {path} ({exc}): check that the path is right and readable by "
+                "the bot's user"
+            )
+    else:
+        message = (
+            f"{path} cannot be used ({_sqlite_words(exc)}): restore a backup, or move it "
+            "away to start with an empty database"
+        )
+    return DatabaseUnusable(message)
+
+
+def _sqlite_words(exc: BaseException) -> str:
+    cause = exc.__cause__ if isinstance(exc, StorageError) and exc.__cause__ else exc
+    return " ".join(str(cause).split())

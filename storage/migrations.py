@@ -100,5 +100,32 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX seats_by_user_game ON seats (user_id, game_id)",
         ),
     ),
+    Migration(
+        4,
+        "the ply each posted board shows",
+        (
+            # NULL while unknown; a running game whose board_ply differs from ply has a stale
+            # board message (the move was stored, the edit of the message was lost).
+            "ALTER TABLE games ADD COLUMN board_ply INTEGER",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
+
+SCHEMA: dict[str, tuple[str, ...]] = {
+    "schema_version": ("version", "applied_at"),
+    "games": (
+        "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
+        "ply", "status", "result", "board_message_id", "created_at", "updated_at",
+        "finished_at", "board_ply",
+    ),
+    "seats": ("game_id", "seat", "user_id", "display_name"),
+    "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),
+    "challenges": (
+        "id", "game", "guild_id", "channel_id", "challenger_id", "opponent_ids", "player_names",
+        "options", "message_id", "status", "game_id", "created_at", "expires_at",
+        "accepted_ids", "kind",
+    ),
+}
+"""Every table and column the code reads or writes: `Database.open` refuses a database that
+lacks one (the migrations build exactly these; a test keeps the two in step)."""

@@ -76,6 +76,8 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
+    board_ply: int | None = None
+    """The ply the posted board message shows; None when unknown (never posted, or lost)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` plays, or None for a spectator."""

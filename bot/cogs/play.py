@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import GameOver, NoGameHere, Refusal
-from bot.games.common import require_player, resign_prompt
+from bot.games.common import played_text, require_player, resign_prompt
 from bot.replies import Interaction
 from bot.sessions import GameSession, SessionManager
 
@@ -46,7 +46,7 @@ class Play(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         session = await self._session_here(interaction)
         turn = await session.play(interaction.user.id, notation, sent_as=interaction.id)
-        await interaction.followup.send(f"Played `{turn.moves[0].move}`.", ephemeral=True)
+        await interaction.followup.send(played_text(turn), ephemeral=True)
 
     @move.autocomplete("notation")
     async def move_autocomplete(

@@ -38,6 +38,8 @@ class Turn:
 
     moves: list[NewMove]
     state: GameState[Any, Any]
+    note: str | None = None
+    """What the mover should know about how the turn was shown (a board Discord refused)."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import discord
 
 from bot.components import GameButton
 from bot.errors import NotAPlayer, Refusal
-from bot.games.base import Table
+from bot.games.base import Table, Turn
 from bot.replies import Interaction
 
 COMMON_ACTIONS = ("resign", "resign_confirm", "resign_cancel")
@@ -51,7 +51,9 @@ async def play_now(
     """A board control's last choice: check, acknowledge, play (the new board says the rest)."""
     table.seat_to_act(interaction.user.id, expected_ply=expected_ply)  # refuse before deferring
     await interaction.response.defer()
-    await table.play(interaction.user.id, move, expected_ply=expected_ply)
+    turn = await table.play(interaction.user.id, move, expected_ply=expected_ply)
+    if turn.note:
+        await interaction.followup.send(turn.note, ephemeral=True)
 
 
 async def play_from_panel(
@@ -62,7 +64,13 @@ async def play_from_panel(
     await interaction.response.defer()
     turn = await table.play(interaction.user.id, move, expected_ply=expected_ply)
     await interaction.edit_original_response(
-        content=f"Played `{turn.moves[0].move}`.", attachments=[], embed=None, view=None)
+        content=played_text(turn), attachments=[], embed=None, view=None)
+
+
+def played_text(turn: Turn) -> str:
+    """`Played b2:NNE.`, and what the player should know if the board could not be shown."""
+    text = f"Played `{turn.moves[0].move}`."
+    return f"{text}\n{turn.note}" if turn.note else text
 
 
 async def close_panel(interaction: Interaction, text: str) -> None:

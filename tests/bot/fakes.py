@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import GAME_UIS
-from bot.publisher import Post, PublishFailed
+from bot.publisher import Post, Problem, PublishFailed
 from bot.sessions import SessionManager
 from engines import GAMES
 from storage import Database, GameRecord, Seat
@@ -25,6 +25,8 @@ class FakePublisher:
     removed: list[int] = field(default_factory=list)
     dms: list[tuple[int, str]] = field(default_factory=list)
     fail_posts: bool = False
+    post_problem: Problem = Problem.TRANSIENT
+    """Why posts fail while `fail_posts` is set."""
     fail_removals: bool = False
     closed_dms: set[int] = field(default_factory=set)
     next_id: int = 1000
@@ -32,7 +34,9 @@ class FakePublisher:
     async def post(self, channel_id: int, post: Post) -> int:
         """Record a post and give it a message id."""
         if self.fail_posts:
-            raise PublishFailed("Discord is down")
+            raise PublishFailed("Discord said no", self.post_problem,
+                                ("send_messages_in_threads",)
+                                if self.post_problem is Problem.MISSING_PERMISSIONS else ())
         self.posts.append((channel_id, post))
         self.next_id += 1
         return self.next_id

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.__main__ import main
@@ -16,6 +17,8 @@ from bot.config import Settings
 from storage import DEFAULT_DATABASE_URL
 
 ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTA4NjEyMzQ1Njc4OTAxMjM0NQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
+"""The shape of a bot token (not a real one)."""
 
 
 def test_defaults_use_sqlite_under_data() -> None:
@@ -71,9 +74,44 @@ def test_main_with_a_token_runs_the_bot_at_the_configured_log_level(
 ) -> None:
     runs: list[tuple[str, int]] = []
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("LOG_LEVEL", "warning")
     monkeypatch.setattr(Ludotheque, "run",
                         lambda self, token, log_level: runs.append((token, log_level)))
     assert main() == 0
-    assert runs == [("secret", logging.WARNING)]
+    assert runs == [(TOKEN, logging.WARNING)]
+
+
+def test_main_refuses_a_malformed_token_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "my-password")
+    assert main() == 1
+    assert "does not look like a bot token" in capsys.readouterr().err
+
+
+def test_main_says_when_discord_refuses_the_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refuse(self: Ludotheque, token: str, log_level: int) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setattr(Ludotheque, "run", refuse)
+    assert main() == 1
+    assert "Discord refused the token" in capsys.readouterr().err
+
+
+def test_main_refuses_an_unusable_database_before_connecting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.db").write_text("these are my notes, not a database\n" * 100)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///notes.db")
+    monkeypatch.setattr(Ludotheque, "run", lambda *args, **kwargs: pytest.fail("connected"))
+    assert main() == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("Ludothèque cannot start:") and "\n" not in err

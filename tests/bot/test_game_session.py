@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, StaleBoard
+from bot.publisher import Problem
 from bot.replies import NOTHING_CHANGED, stored_move, unexpected_text
 from engines import EndReason, IllegalMove
 from storage import Database, GameStatus, MoveKind
@@ -242,3 +243,72 @@ async def test_an_unexpected_error_after_the_store_says_the_move_stands(
     assert f"`{FIRST_MOVE}` was stored" in stored and "/board" in stored
     assert untouched == NOTHING_CHANGED
     assert stored_move.get() is None
+
+
+async def test_a_board_discord_refused_is_posted_again_later(
+    db: Database, publisher: FakePublisher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.sessions.MEND_DELAYS", (0.01, 0.01, 0.01))
+    session = await manager(db, publisher).start(await new_game(db))
+    publisher.fail_posts = True
+    turn = await session.play(ALICE, FIRST_MOVE)
+    assert turn.note is not None and "post it again shortly" in turn.note
+    assert session.board_behind
+    publisher.fail_posts = False
+    await asyncio.sleep(0.05)
+    assert not session.board_behind
+    stored = await db.get_game(session.id)
+    assert stored is not None and stored.board_ply == 1
+    assert stored.board_message_id == session.record.board_message_id
+
+
+async def test_a_missing_permission_is_named_to_the_player(
+    db: Database, publisher: FakePublisher
+) -> None:
+    session = await manager(db, publisher).start(await new_game(db))
+    publisher.fail_posts, publisher.post_problem = True, Problem.MISSING_PERMISSIONS
+    turn = await session.play(ALICE, FIRST_MOVE)
+    assert turn.note is not None
+    assert "Your move stands" in turn.note and "Send Messages In Threads" in turn.note
+    session.stop_mending()
+
+
+async def test_a_deleted_thread_aborts_the_game_instead_of_leaving_it_running(
+    db: Database, publisher: FakePublisher
+) -> None:
+    session = await manager(db, publisher).start(await new_game(db))
+    publisher.fail_posts, publisher.post_problem = True, Problem.CHANNEL_GONE
+    turn = await session.play(ALICE, FIRST_MOVE)
+    assert turn.note is not None and "aborted" in turn.note
+    stored = await db.get_game(session.id)
+    assert stored is not None and stored.status is GameStatus.ABORTED
+    assert not session.board_behind  # nothing left to post
+
+
+async def test_boards_behind_are_posted_when_the_bot_starts(
+    db: Database, publisher: FakePublisher
+) -> None:
+    # A crash between storing a move and posting its board: the next start posts it.
+    record = await new_game(db)
+    crashed = await manager(db, publisher).start(record)
+    publisher.fail_posts = True
+    await crashed.play(ALICE, FIRST_MOVE)
+    crashed.stop_mending()
+    publisher.fail_posts = False
+
+    restarted = FakePublisher()
+    assert await manager(db, restarted).resume_all() == 1
+    assert len(restarted.boards()) == 1
+    stored = await db.get_game(record.id)
+    assert stored is not None and stored.board_ply == stored.ply == 1
+
+
+async def test_a_stale_text_never_links_to_a_board_that_is_behind(
+    db: Database, publisher: FakePublisher
+) -> None:
+    session = await manager(db, publisher).start(await new_game(db))
+    assert session.board_link() is not None and session.board_link() in session.stale_text()
+    publisher.fail_posts = True
+    await session.play(ALICE, FIRST_MOVE)
+    session.stop_mending()
+    assert "https://" not in session.stale_text() and "/board" in session.stale_text()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from engines import GAMES
 from storage import (
     MIGRATIONS,
+    SCHEMA,
     ChallengeStatus,
     Database,
     GameStatus,
@@ -18,7 +20,13 @@ from storage import (
     NewMove,
     Seat,
     StaleGame,
+    StorageBusy,
+    StorageCorrupt,
+    StorageError,
+    StorageFull,
+    StorageReadOnly,
 )
+from storage.errors import storage_error
 
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 
@@ -190,3 +198,80 @@ async def test_an_aborted_game_keeps_no_result_and_leaves_the_rated_games(db: Da
     assert await db.finished_games("qawale", guild_id=2) == []
     assert [g.id for g in await db.games_of(100, guild_id=1)] == [done.id, aborted.id]
     assert await db.games_of(300) == []
+
+
+async def test_the_migrations_build_every_table_and_column_the_code_uses() -> None:
+    connection = sqlite3.connect(":memory:")
+    for migration in MIGRATIONS:
+        for statement in migration.statements:
+            connection.execute(statement)
+    connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TEXT)")
+    tables = {row[0] for row in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    assert tables == set(SCHEMA)
+    for table, columns in SCHEMA.items():
+        found = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+        assert found == set(columns), table
+
+
+async def test_a_board_is_stale_until_its_message_shows_the_stored_ply(db: Database) -> None:
+    game, done = await _new_game(db, channel_id=10), await _new_game(db, channel_id=11)
+    assert [g.id for g in await db.games_with_stale_boards()] == [game.id, done.id]
+    await db.set_board_message(game.id, 555, 0)
+    await db.record_moves(done.id, 0, [NewMove(0, 100, MoveKind.RESIGN, "resign")], done.state,
+                          result={"winners": [1], "scores": None, "reason": "resigned"}, now=NOW)
+    assert await db.games_with_stale_boards() == []  # a finished game has no live board
+    await db.record_moves(game.id, 0, [NewMove(0, 100, MoveKind.PLAYER, "a1:NNE")], game.state,
+                          result=None, now=NOW)
+    [stale] = await db.games_with_stale_boards()
+    assert (stale.id, stale.ply, stale.board_message_id, stale.board_ply) == (game.id, 1, 555, 0)
+    await db.set_board_message(game.id, 556, 1)
+    assert await db.games_with_stale_boards() == []
+    await db.set_board_message(game.id, 557)  # posted, but the ply it shows is unknown
+    [stale] = await db.games_with_stale_boards()
+    assert (stale.board_message_id, stale.board_ply) == (557, None)
+
+
+async def test_migration_4_gives_existing_games_an_unknown_board_ply(tmp_path: Path) -> None:
+    path = tmp_path / "v3.db"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TEXT)")
+    for migration in MIGRATIONS[:3]:
+        for statement in migration.statements:
+            connection.execute(statement)
+        connection.execute("INSERT INTO schema_version VALUES (?, 'then')", (migration.version,))
+    connection.execute(
+        """INSERT INTO games (game, channel_id, options, rng_seed, state, ply, status,
+                              board_message_id, created_at, updated_at)
+           VALUES ('qawale', 10, '{}', 1, '{}', 3, 'running', 555, ?, ?)""",
+        (NOW.isoformat(), NOW.isoformat()),
+    )
+    connection.commit()
+    connection.close()
+    db = await Database.open(f"sqlite:///{path}")
+    try:
+        assert await db.schema_version() == 4
+        [game] = await db.games_with_stale_boards()
+        assert (game.ply, game.board_message_id, game.board_ply) == (3, 555, None)
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize(("error", "kind"), [
+    (sqlite3.OperationalError("database is locked"), StorageBusy),
+    (sqlite3.OperationalError("database or disk is full"), StorageFull),
+    (sqlite3.OperationalError("attempt to write a readonly database"), StorageReadOnly),
+    (sqlite3.DatabaseError("database disk image is malformed"), StorageCorrupt),
+    (sqlite3.DatabaseError("file is not a database"), StorageCorrupt),
+    (sqlite3.IntegrityError("UNIQUE constraint failed: moves.game_id, moves.ply"), None),
+    (sqlite3.OperationalError("no such table: nowhere"), None),
+])
+def test_sqlite_errors_about_the_database_become_typed_storage_errors(
+    error: sqlite3.Error, kind: type[StorageError] | None
+) -> None:
+    converted = storage_error(error)
+    if kind is None:
+        assert converted is None
+    else:
+        assert type(converted) is kind and isinstance(converted, StorageError)
+        assert str(error) in converted.message and converted.message[0].isupper()

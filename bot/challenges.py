@@ -6,7 +6,8 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any, Final
 
@@ -19,7 +20,7 @@ from bot.publisher import Post, Publisher, PublishFailed
 from bot.replies import Interaction
 from bot.sessions import SessionManager, game_title, utcnow
 from engines import GAMES
-from storage import ChallengeRecord, ChallengeStatus, Database, Seat
+from storage import ChallengeRecord, ChallengeStatus, Database, Seat, StorageBusy
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,21 @@ def host_channel(interaction: Interaction, what: str) -> HostChannel:
     if not isinstance(channel, discord.TextChannel | discord.Thread):
         raise Refusal(f"{what} are made in a text channel or a thread, not here.")
     return channel
+
+
+PRE_ANSWER_WRITE_BUDGET = 2.5
+"""Seconds a write may take before the interaction is answered (Discord allows 3 s)."""
+
+
+@asynccontextmanager
+async def write_budget() -> AsyncIterator[None]:
+    """Bound a write that must happen before the answer (a challenge needs its id for its
+    buttons): past the budget it is cancelled, rolled back, and refused as busy."""
+    try:
+        async with asyncio.timeout(PRE_ANSWER_WRITE_BUDGET):
+            yield
+    except TimeoutError as error:
+        raise StorageBusy() from error
 
 
 def _permission_names(names: list[str]) -> str:
@@ -108,11 +124,13 @@ class ChallengeService:
         now = utcnow()
         names = {challenger.id: challenger.display_name}
         names.update({o.id: o.display_name for o in invited})
-        challenge = await self.db.create_challenge(
-            game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
-            challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
-            player_names=names, options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT,
-        )
+        async with write_budget():
+            challenge = await self.db.create_challenge(
+                game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
+                challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
+                player_names=names, options=resolved, now=now,
+                expires_at=now + CHALLENGE_TIMEOUT,
+            )
         await interaction.response.send_message(
             content=" ".join(o.mention for o in invited), embed=self._embed(challenge),
             view=self._buttons(challenge), allowed_mentions=discord.AllowedMentions(users=True),
@@ -134,11 +152,12 @@ class ChallengeService:
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
         now = utcnow()
-        lobby = await self.db.create_challenge(
-            game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
-            challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
-            options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
-        )
+        async with write_budget():
+            lobby = await self.db.create_challenge(
+                game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
+                challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
+                options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
+            )
         await interaction.response.send_message(embed=self._embed(lobby),
                                                 view=self._buttons(lobby))
         message = await interaction.original_response()

@@ -50,8 +50,10 @@ class Router:
             text, view = resign_prompt(session)
             await interaction.response.send_message(text, view=view, ephemeral=True)
         elif action.action == "resign_confirm":
+            require_player(session, user)
+            await interaction.response.defer()  # answer before writing
             await session.resign(user)
-            await interaction.response.edit_message(content="You resigned.", view=None)
+            await interaction.edit_original_response(content="You resigned.", view=None)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content="Game on!", view=None)
         else:

@@ -115,3 +115,18 @@ def test_main_refuses_an_unusable_database_before_connecting(
     assert main() == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("Ludothèque cannot start:") and "\n" not in err
+
+
+@pytest.mark.parametrize("content", [b"my shopping list\n" * 200, b"\0" * 8192],
+                         ids=["text file", "zeroed header"])
+def test_python_m_bot_on_a_bad_database_exits_with_one_line_instead_of_hanging(
+    tmp_path: Path, content: bytes
+) -> None:
+    (tmp_path / "bad.db").write_bytes(content)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": TOKEN,
+           "DATABASE_URL": "sqlite:///bad.db"}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not a SQLite database" in lines[0], done.stderr

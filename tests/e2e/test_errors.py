@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     latest_board,
     play_with_components,
 )
+from tests.e2e.test_restart import restart
 
 
 async def test_an_unexpected_error_in_a_command_gets_an_honest_private_answer(
@@ -99,3 +100,53 @@ async def test_an_empty_or_oversized_typed_move_is_refused_before_the_bot(
     with pytest.raises(Exception, match="characters"):
         await mover.slash(thread, "move", notation=notation)
     assert session.ply == 0
+
+
+async def test_a_missing_permission_is_named_and_the_board_comes_back_once_granted(
+    env, world
+) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                     message="Missing Permissions", times=1)
+
+    result = await mover.slash(thread, "move", notation="a1:NES")
+
+    assert "Played `a1:NES`" in result.response.content
+    assert "I cannot post the board" in result.response.content
+    assert "permission" in result.response.content
+    await env.advance_time(15)  # the bot tries again on its own
+    assert "move 1" in (latest_board(thread).embeds[0].footer.text or "")
+
+
+async def test_a_deleted_thread_aborts_its_game(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=404, code=10003,
+                     message="Unknown Channel", times=None)
+
+    result = await mover.slash(thread, "move", notation="a1:NES")
+
+    assert "thread was deleted" in result.response.content
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored is not None and stored.status is GameStatus.ABORTED
+    assert await bot_of(env).db.running_game_in(thread.id) is None
+
+
+async def test_a_board_lost_in_a_crash_is_posted_when_the_bot_starts_again(
+    env, world, database_url
+) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    stale = latest_board(thread)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=1)
+    await mover.slash(thread, "move", notation="a1:NES")
+    assert latest_board(thread).id == stale.id  # the move is stored, its board is not
+
+    await restart(env, database_url)
+
+    board = latest_board(thread)
+    assert board.id != stale.id and board.components
+    assert "move 1" in (board.embeds[0].footer.text or "")
+    retired = next(m for m in thread.history() if m.id == stale.id)
+    assert not retired.components, "the outdated board's controls are retired"

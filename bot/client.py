@@ -7,6 +7,7 @@ and a publisher; cogs get services; components get the router through `RoutingCl
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import discord
 from discord.ext import commands
@@ -15,12 +16,12 @@ from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
 from bot.cogs.records import Records
-from bot.components import COMPONENTS, ComponentRouter
+from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_routed
 from bot.config import Settings
 from bot.games import GAME_UIS
 from bot.publisher import DiscordPublisher
 from bot.records import RecordsService
-from bot.replies import on_app_command_error
+from bot.replies import Interaction, on_app_command_error, tell
 from bot.router import Router
 from bot.sessions import SessionManager
 from storage import Database
@@ -80,6 +81,15 @@ class Ludotheque(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer a click no component will take (a forged or unknown custom_id)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not is_routed(custom_id, interaction.message):
+            await tell(interaction, UNKNOWN_CONTROL)
 
     async def on_ready(self) -> None:
         """Resume running games once (on_ready fires again after reconnects)."""

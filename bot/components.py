@@ -305,3 +305,21 @@ class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefi
 COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton)
 """Every restart-proof component, registered once by the bot at start."""
+
+UNKNOWN_CONTROL = ("This control is not one I know (it may come from an old message or a "
+                   "modified app). Use the buttons under the latest board, or `/board`.")
+
+
+def is_routed(custom_id: str, message: discord.Message | None) -> bool:
+    """True when discord.py will hand this click to one of the items above.
+
+    discord.py routes a click to a DynamicItem only when a template matches its custom_id
+    and the message it came from carries a component with that custom_id; any other click
+    would go unanswered ("This interaction failed"), so the bot answers it instead.
+    """
+    if not any(re.fullmatch(template, custom_id) for template in TEMPLATES.values()):
+        return False
+    if message is None:
+        return False
+    return any(getattr(item, "custom_id", None) == custom_id
+               for row in message.components for item in getattr(row, "children", [row]))

@@ -57,11 +57,6 @@ class PublishFailed(Exception):
         self.missing = missing
         """The permissions the bot lacks there (for MISSING_PERMISSIONS, when known)."""
 
-    @property
-    def worth_retrying(self) -> bool:
-        """True when the same post may go through later without anyone doing anything."""
-        return self.problem in (Problem.TRANSIENT, Problem.OTHER)
-
 
 def permission_names(names: tuple[str, ...]) -> str:
     """`Send Messages In Threads, Attach Files`."""

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.board import board_post, draw_board, last_shown_move
-from bot.errors import GameOver, NotAPlayer, NotYourTurn, StaleBoard
+from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import GameUI, Notice, PrivateNote, Turn
 from bot.publisher import Post, Problem, Publisher, PublishFailed, permission_names
 from bot.replies import stored_move
@@ -86,6 +86,19 @@ def game_title(game_id: str, names: Sequence[str]) -> str:
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """A jump link to a message."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def why_no_board(failure: PublishFailed, where: str) -> str:
+    """Why a board could not be posted, and what happens next (a clause, lower case)."""
+    if failure.problem is Problem.MISSING_PERMISSIONS:
+        needed = permission_names(failure.missing) or "Send Messages, Embed Links, Attach Files"
+        return (f"I cannot post the board in {where}: I need the {needed} permission there. "
+                "Ask a moderator; the board appears as soon as I can post it.")
+    if failure.problem is Problem.ARCHIVED:
+        return (f"{where} is archived or locked, so I cannot post the board. Ask a moderator "
+                "to reopen it; the board appears then.")
+    return ("Discord did not take the board. I will post it again shortly; `/board` shows it "
+            "too.")
 
 
 class GameSession:
@@ -254,9 +267,23 @@ class GameSession:
             return await self._announce(turn)
 
     async def repost(self) -> str:
-        """Post the live board again at the bottom of the thread; return its link."""
+        """Post the live board again at the bottom of the thread; return its link.
+
+        Raises a Refusal saying why when Discord does not take it (a missing permission...).
+        """
         async with self.lock:
-            message_id = await self.post_board()
+            try:
+                message_id = await self.post_board()
+            except PublishFailed as failure:
+                if failure.problem is Problem.CHANNEL_GONE:
+                    await self._abort_orphan()
+                    raise GameOver("This game's thread was deleted, so the game was "
+                                   "aborted.") from failure
+                if self.board_behind:
+                    self.mend_later()
+                where = f"<#{self._record.channel_id}>"
+                text = why_no_board(failure, where)
+                raise Refusal(text[0].upper() + text[1:]) from failure
         return message_link(self._record.guild_id, self._record.channel_id, message_id)
 
     async def _store(self, turn: Turn, result: Result | None) -> None:
@@ -319,16 +346,7 @@ class GameSession:
             return ("This game's thread was deleted, so the game was aborted; it counts for "
                     "no rating.")
         self.mend_later()
-        if failure.problem is Problem.MISSING_PERMISSIONS:
-            needed = permission_names(failure.missing) or "Send Messages, Embed Links, Attach Files"
-            return (f"Your move stands, but I cannot post the board in {where}: I need the "
-                    f"{needed} permission there. Ask a moderator; the board appears as soon "
-                    "as I can post it.")
-        if failure.problem is Problem.ARCHIVED:
-            return (f"Your move stands, but {where} is archived or locked, so I cannot post "
-                    "the board. Ask a moderator to reopen it; the board appears then.")
-        return ("Your move stands, but Discord did not take the new board. I will post it "
-                "again shortly; `/board` shows it too.")
+        return f"Your move stands, but {why_no_board(failure, where)}"
 
     async def _abort_orphan(self) -> None:
         """The game's thread is gone: end the game unrated rather than leave it running."""

@@ -150,3 +150,13 @@ async def test_a_board_lost_in_a_crash_is_posted_when_the_bot_starts_again(
     assert "move 1" in (board.embeds[0].footer.text or "")
     retired = next(m for m in thread.history() if m.id == stale.id)
     assert not retired.components, "the outdated board's controls are retired"
+
+
+async def test_board_names_the_missing_permission_instead_of_failing(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                     message="Missing Permissions", times=1)
+    result = await world.carol.slash(thread, "board")
+    assert result.ephemeral
+    assert "I cannot post the board" in result.response.content
+    assert "permission" in result.response.content

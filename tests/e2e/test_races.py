@@ -54,11 +54,12 @@ async def test_a_double_click_on_a_column_plays_once(env, world, quick_boards) -
     assert len(players) == 1
 
 
+@pytest.mark.parametrize("game", ["qawale", "graps", "kraut_ruben", "grabuge", "granat"])
 async def test_the_same_typed_move_sent_twice_at_once_is_played_once(
-    env, world, quick_boards
+    env, world, quick_boards, game: str
 ) -> None:
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob,
-                                                 game="grabuge")
+                                                 game=game)
     mover = actor_for(session, world.alice, world.bob)
     move = str(session.state.legal_moves()[0])
     before = session.ply

@@ -1,0 +1,11 @@
+"""Le Grabuge: what the search knows of the game."""
+
+from __future__ import annotations
+
+from ai.game import GameAI
+
+
+class GrabugeAI(GameAI):
+    """Le Grabuge with the default search knowledge (to be tuned)."""
+
+    game_id = "grabuge"

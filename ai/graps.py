@@ -1,0 +1,11 @@
+"""Graps: what the search knows of the game."""
+
+from __future__ import annotations
+
+from ai.game import GameAI
+
+
+class GrapsAI(GameAI):
+    """Graps with the default search knowledge (to be tuned)."""
+
+    game_id = "graps"

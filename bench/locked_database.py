@@ -72,6 +72,9 @@ class Publisher:
     async def direct_message(self, user_id: int, text: str) -> None:
         return None
 
+    async def typing(self, channel_id: int) -> None:
+        return None
+
 
 @dataclass
 class StandIn:

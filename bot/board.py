@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.ai_players import is_ai
 from bot.components import GameButton
 from bot.games.base import GameUI, Table, describe_options
 from bot.publisher import Post
@@ -34,8 +35,9 @@ async def draw_board(table: Table[Any], highlight: str | None) -> bytes:
 
 
 def mention(table: Table[Any], seat: int) -> str:
-    """A mention of the user at `seat`."""
-    return f"<@{table.record.user_at(seat)}>"
+    """A mention of the member at `seat` (an AI seat is named: it has no account)."""
+    user_id = table.record.user_at(seat)
+    return table.names[seat] if is_ai(user_id) else f"<@{user_id}>"
 
 
 def board_post(

@@ -110,6 +110,10 @@ class Publisher(Protocol):
         """Send a direct message to a user."""
         ...
 
+    async def typing(self, channel_id: int) -> None:
+        """Show that the bot is typing in a channel (for a few seconds, or until it posts)."""
+        ...
+
 
 class DiscordPublisher:
     """The real publisher: a discord.py client's REST calls."""
@@ -180,6 +184,14 @@ class DiscordPublisher:
             await message.edit(view=None)
         except discord.HTTPException as error:
             raise self._failed(f"could not edit {message_id}", error) from error
+
+    async def typing(self, channel_id: int) -> None:
+        """Trigger the typing indicator once."""
+        channel = await self._messageable(channel_id)
+        try:
+            await channel.typing()
+        except discord.HTTPException as error:
+            raise self._failed(f"could not type in {channel_id}", error) from error
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """DM a user (fails when their DMs are closed)."""

@@ -7,11 +7,12 @@ on each request) from the `games` table; aborted games never reach this module.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot.ai_players import rated_id
 from storage import GameRecord
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
@@ -79,13 +80,18 @@ def compute_ratings(records: Iterable[GameRecord]) -> dict[int, PlayerRating]:
         if record.result is None or len(record.seats) < 2:
             continue
         entries = []
+        counted: set[int] = set()
         for seat in record.seats:
-            player = players.get(seat.user_id)
+            who = rated_id(seat.user_id)  # every AI seat of one level is one player
+            player = players.get(who)
             if player is None:
                 fresh = model.rating()
-                player = players[seat.user_id] = PlayerRating(
-                    seat.user_id, seat.display_name, fresh.mu, fresh.sigma)
+                player = players[who] = PlayerRating(who, seat.display_name, fresh.mu,
+                                                     fresh.sigma)
             player.name = seat.display_name  # the latest stored name (members may leave)
+            if who in counted:  # a second AI of the same level: it plays, it is not rated
+                player = replace(player)
+            counted.add(who)
             entries.append(player)
         teams = [[model.create_rating([p.mu, p.sigma])] for p in entries]
         ranks = [float(rank) for rank in ranks_of(record.result, len(entries))]

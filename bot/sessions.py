@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.ai_players import Thinker, ai_seed, is_ai, level_of
 from bot.board import board_post, draw_board, last_shown_move
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import GameUI, Notice, PrivateNote, Turn
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 
 MEND_DELAYS = (10.0, 30.0, 120.0, 600.0)
 """Seconds between tries to post a board Discord did not take (then the next start does)."""
+
+THINKING_NOTICE_AFTER = 1.0
+"""Seconds of AI thinking after which the thread shows that it is typing."""
 
 MAX_AUTOMATIC_STEPS = 10_000
 """Chance outcomes and forced moves applied in a row before giving up (a safety net)."""
@@ -105,12 +109,14 @@ class GameSession:
     """A running (or just finished) game held in memory, with its lock (a `Table` for UIs)."""
 
     def __init__(self, record: GameRecord, state: AnyState, *, db: Database, ui: GameUI[Any],
-                 publisher: Publisher) -> None:
+                 publisher: Publisher, thinker: Thinker | None = None) -> None:
         self._record = record
         self._state = state
         self.db = db
         self.ui = ui
         self.publisher = publisher
+        self.thinker = thinker
+        self._ai_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         self.abort_votes: set[int] = set()
         """Players who asked to abort (kept in memory: a restart forgets the votes)."""
@@ -336,7 +342,54 @@ class GameSession:
         if self._record.status is not GameStatus.ABORTED:
             for notice in self.ui.after_announce(self, turn):
                 await self._deliver(notice)
+        self.schedule_ai()
         return replace(turn, note=note) if note else turn
+
+    # -- the AI's turns ----------------------------------------------------------------------
+
+    def ai_to_move(self) -> bool:
+        """True when an AI seat must decide now."""
+        seat = self._state.current_player
+        return (self.thinker is not None and not self.is_over and seat is not None
+                and seat >= 0 and is_ai(self._record.user_at(seat)))
+
+    def schedule_ai(self) -> None:
+        """Let the AI play in the background when it is its turn (one task at a time)."""
+        running = self._ai_task is not None and not self._ai_task.done()
+        if not self.ai_to_move() or (running and self._ai_task is not asyncio.current_task()):
+            return
+        self._ai_task = asyncio.create_task(self._ai_turn(), name=f"ai-turn-{self.id}")
+
+    async def _ai_turn(self) -> None:
+        """Think off the event loop (a typing notice if it takes a moment), then play."""
+        assert self.thinker is not None
+        ply, seat = self.ply, self._state.current_player
+        assert seat is not None
+        user = self._record.user_at(seat)
+        thinking = asyncio.ensure_future(self.thinker.choose(
+            self._record.game, self._state.dump(), level_of(user),
+            ai_seed(self._record.rng_seed, ply)))
+        try:
+            done, _ = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
+            if not done:
+                await self._typing()
+            move = await thinking
+            await self.play(user, move, expected_ply=ply)
+        except (StaleBoard, GameOver, NotYourTurn):
+            return  # the game moved on meanwhile (a resignation, an abort): nothing to play
+        except Exception:
+            log.exception("game %s: the AI could not play ply %s", self.id, ply)
+
+    async def _typing(self) -> None:
+        try:
+            await self.publisher.typing(self._record.channel_id)
+        except PublishFailed:
+            log.info("game %s: could not show that the AI is thinking", self.id)
+
+    def stop_ai(self) -> None:
+        """Cancel the AI's thinking (the bot is closing; the next start resumes it)."""
+        if self._ai_task is not None:
+            self._ai_task.cancel()
 
     async def _board_failed(self, failure: PublishFailed) -> str:
         """React to a board Discord did not take; what to tell the player who moved."""
@@ -430,10 +483,11 @@ class SessionManager:
     """Loads sessions from storage on demand and keeps one per game (one lock per game)."""
 
     def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]],
-                 publisher: Publisher) -> None:
+                 publisher: Publisher, thinker: Thinker | None = None) -> None:
         self.db = db
         self.uis = uis
         self.publisher = publisher
+        self.thinker = thinker
         self._sessions: dict[int, GameSession] = {}
         self._loading = asyncio.Lock()
 
@@ -458,15 +512,18 @@ class SessionManager:
 
     def _adopt(self, record: GameRecord) -> GameSession:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
-                              ui=self.uis[record.game], publisher=self.publisher)
+                              ui=self.uis[record.game], publisher=self.publisher,
+                              thinker=self.thinker)
         self._sessions[record.id] = session
         return session
 
     async def start(self, record: GameRecord) -> GameSession:
         """Open a new game's session, play its automatic first steps and post its board."""
         session = self._adopt(record)
-        if await session.advance() is None and not await session.mend_board():
-            session.mend_later()
+        if await session.advance() is None:
+            if not await session.mend_board():
+                session.mend_later()
+            session.schedule_ai()
         return session
 
     async def resume_all(self) -> int:
@@ -475,12 +532,16 @@ class SessionManager:
         records = await self.db.running_games()
         for record in records:
             session = await self.get(record.id)
-            if session is not None and await session.advance() is None \
-                    and session.board_behind and not await session.mend_board():
+            if session is None:
+                continue
+            if await session.advance() is None and session.board_behind \
+                    and not await session.mend_board():
                 session.mend_later()
+            session.schedule_ai()  # an AI to move before the stop plays now
         return len(records)
 
     def close(self) -> None:
         """Stop pending board retries (the next start reconciles the boards)."""
         for session in self._sessions.values():
             session.stop_mending()
+            session.stop_ai()

@@ -25,8 +25,8 @@ ALLOWED: dict[str, set[str]] = {
 """Which first-party packages each package may import (besides itself)."""
 
 BOT_LAYERS: list[set[str]] = [
-    {"bot", "bot.errors", "bot.config", "bot.ratings", "bot.replay"},
-    {"bot.replies", "bot.publisher"},
+    {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players"},
+    {"bot.replies", "bot.publisher", "bot.ratings"},
     {"bot.components"},
     {"bot.games.base"},
     {"bot.games.common"},

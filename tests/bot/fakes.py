@@ -24,6 +24,7 @@ class FakePublisher:
     edits: list[tuple[int, int, Post]] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     dms: list[tuple[int, str]] = field(default_factory=list)
+    typed: list[int] = field(default_factory=list)
     fail_posts: bool = False
     post_problem: Problem = Problem.TRANSIENT
     """Why posts fail while `fail_posts` is set."""
@@ -52,6 +53,10 @@ class FakePublisher:
         if self.fail_removals:
             raise PublishFailed("Missing Access")
         self.removed.append(message_id)
+
+    async def typing(self, channel_id: int) -> None:
+        """Record a typing indicator."""
+        self.typed.append(channel_id)
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """Record a DM, or fail as Discord does for closed DMs."""

@@ -153,7 +153,7 @@ async def test_a_board_lost_in_a_crash_is_posted_when_the_bot_starts_again(
 
 
 async def test_board_names_the_missing_permission_instead_of_failing(env, world) -> None:
-    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    thread, _ = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
                      message="Missing Permissions", times=1)
     result = await world.carol.slash(thread, "board")

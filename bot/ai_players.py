@@ -1,0 +1,101 @@
+"""The computer players: their ids, names and levels, and where their moves are computed.
+
+An AI seat is stored like a person's, with a negative user id that no Discord account can
+have: `-(1000 * (level index + 1) + seat)`, unique within a game. Ratings count every AI seat
+of one level as one player (`rated_id`), so each level has its own place on the boards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import Protocol
+
+import ai
+from engines import GAMES
+
+DEFAULT_LEVEL = "medium"
+LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+AI_ID_STEP = 1000
+
+
+def ai_user_id(level: str, seat: int) -> int:
+    """The user id of an AI seat of `level` at `seat`."""
+    return -(AI_ID_STEP * (ai.LEVELS.index(level) + 1) + seat)
+
+
+def is_ai(user_id: int) -> bool:
+    """True for an AI seat's user id."""
+    return user_id < 0
+
+
+def level_of(user_id: int) -> str:
+    """The level of an AI seat's user id."""
+    return ai.LEVELS[-user_id // AI_ID_STEP - 1]
+
+
+def rated_id(user_id: int) -> int:
+    """Who a seat is for the ratings: the member, or the AI level as one player."""
+    return -AI_ID_STEP * (ai.LEVELS.index(level_of(user_id)) + 1) if is_ai(user_id) else user_id
+
+
+def ai_name(level: str) -> str:
+    """`🤖 AI (Medium)`: how an AI seat is named everywhere."""
+    return f"🤖 AI ({LEVEL_NAMES[level]})"
+
+
+def ai_seed(rng_seed: int, ply: int) -> str:
+    """The seed of the AI's thinking at `ply`: a game replays exactly, AI moves included."""
+    return f"{rng_seed}:{ply}:ai"
+
+
+def compute_move(game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
+    """The AI's move in notation (runs in a worker process: plain data in and out)."""
+    state = GAMES[game_id].load(dump)
+    return str(ai.choose_move(state, level, rng=random.Random(seed)))
+
+
+class Thinker(Protocol):
+    """Computes AI moves away from the event loop."""
+
+    async def choose(self, game_id: str, dump: dict[str, object], level: str,
+                     seed: str) -> str:
+        """The AI's move in notation."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers."""
+        ...
+
+
+class ProcessThinker:
+    """AI moves in a pool of worker processes, so no game waits for another's thinking."""
+
+    def __init__(self, workers: int) -> None:
+        # spawn, not fork: the bot's process has threads (SQLite) a fork would copy mid-call.
+        self._pool: Executor = ProcessPoolExecutor(max(1, workers),
+                                                   mp_context=get_context("spawn"))
+
+    async def choose(self, game_id: str, dump: dict[str, object], level: str,
+                     seed: str) -> str:
+        """Think in a worker process."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, compute_move, game_id, dump, level, seed)
+
+    def close(self) -> None:
+        """Stop the workers without waiting for a move nobody will play."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class ThreadThinker:
+    """AI moves in a thread: for tests and tiny bots (the GIL makes it share one core)."""
+
+    async def choose(self, game_id: str, dump: dict[str, object], level: str,
+                     seed: str) -> str:
+        """Think in a thread."""
+        return await asyncio.to_thread(compute_move, game_id, dump, level, seed)
+
+    def close(self) -> None:
+        """Nothing to stop."""

@@ -13,6 +13,14 @@ from typing import Any, Final
 
 import discord
 
+from bot.ai_players import (
+    DEFAULT_LEVEL,
+    LEVEL_NAMES,
+    ai_name,
+    ai_user_id,
+    is_ai,
+    level_of,
+)
 from bot.components import ChallengeButton, LobbyButton
 from bot.errors import Refusal
 from bot.games.base import GameUI, describe_options
@@ -20,7 +28,14 @@ from bot.publisher import Post, Publisher, PublishFailed
 from bot.replies import Interaction
 from bot.sessions import SessionManager, game_title, utcnow
 from engines import GAMES
-from storage import ChallengeRecord, ChallengeStatus, Database, Seat, StorageBusy
+from storage import (
+    ChallengeRecord,
+    ChallengeStatus,
+    Database,
+    GameRecord,
+    Seat,
+    StorageBusy,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +50,9 @@ IN_THREAD_PERMISSIONS = ("send_messages_in_threads", "embed_links", "attach_file
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embed_links",
                       "attach_files")
 
+
+AI_PLACEHOLDER_BASE = 100
+"""Seat numbers of AI players at a table before the seats are drawn (beyond any real seat)."""
 
 HostChannel = discord.TextChannel | discord.Thread
 """Where a game can run: a text channel (usually in a thread of its own) or a thread."""
@@ -89,16 +107,25 @@ class ChallengeService:
         game_id: str,
         opponents: discord.Member | Sequence[discord.Member],
         options: dict[str, object] | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> None:
         """Post a challenge with Accept and Decline, or refuse privately with the reason.
 
         Several opponents may be named for a game of more than two players; the game starts
-        once every one of them has accepted, and any Decline cancels it.
+        once every one of them has accepted, and any Decline cancels it. Naming the bot
+        itself starts a game against the AI (at `level`) at once.
         """
         challenger = interaction.user
         channel = host_channel(interaction, "Challenges")
         entry = self._playable_entry(game_id)
         invited = [opponents] if isinstance(opponents, discord.Member) else list(opponents)
+        me = interaction.client.user
+        if me is not None and any(o.id == me.id for o in invited):
+            if len(invited) > 1:
+                raise Refusal("To play with people and the AI together, open a table with "
+                              "`/lobby` and add AI players there.")
+            await self.start_against_ai(interaction, game_id, level, options or {})
+            return
         for opponent in invited:
             if opponent.id == challenger.id:
                 raise Refusal("You cannot challenge yourself: pick another member.")
@@ -228,13 +255,15 @@ class ChallengeService:
         if challenge.is_lobby:
             game = GAMES[challenge.game]
             seated = "\n".join(
-                f"{i + 1}. <@{uid}>{' (host)' if uid == challenge.challenger_id else ''}"
+                f"{i + 1}. {challenge.name_of(uid) if is_ai(uid) else f'<@{uid}>'}"
+                f"{' (host)' if uid == challenge.challenger_id else ''}"
                 for i, uid in enumerate(challenge.player_ids))
             description = (
                 f"<@{challenge.challenger_id}> opens a table of **{entry.name}** "
                 f"({game.min_players} to {game.max_players} players).\n*{entry.pitch}*\n\n"
                 f"**At the table ({len(challenge.player_ids)}/{game.max_players}):**\n{seated}"
-                f"\n\nClick **Join** to play; the host clicks **Start** once at least "
+                f"\n\nClick **Join** to play; the host may add AI players, and clicks "
+                f"**Start** once at least "
                 f"{game.min_players} players are seated. This table expires {expires} "
                 f"(after {minutes} minutes).")
             title = f"🪑 {entry.name} table"
@@ -270,6 +299,14 @@ class ChallengeService:
                                       style=discord.ButtonStyle.secondary))
             view.add_item(LobbyButton(challenge.id, "start", label="Start", emoji="▶️",
                                       style=discord.ButtonStyle.primary))
+            for level, name in LEVEL_NAMES.items():
+                view.add_item(LobbyButton(challenge.id, f"ai_{level}", label=f"+ {name} AI",
+                                          emoji="🤖", style=discord.ButtonStyle.secondary,
+                                          row=1))
+            view.add_item(LobbyButton(challenge.id, "drop_ai", label="− AI",
+                                      style=discord.ButtonStyle.secondary, row=1,
+                                      disabled=not any(is_ai(uid)
+                                                       for uid in challenge.opponent_ids)))
             return view
         view.add_item(ChallengeButton(challenge.id, "accept", label="Accept", emoji="✅",
                                       style=discord.ButtonStyle.success))
@@ -342,6 +379,11 @@ class ChallengeService:
                     raise Refusal(f"This table is full ({game.max_players} players).")
                 lobby.opponent_ids.append(user.id)
                 lobby.player_names[user.id] = user.display_name
+            elif action.startswith("ai_") or action == "drop_ai":
+                if user.id != host:
+                    raise Refusal(f"Only {lobby.name_of(host)}, who opened this table, can "
+                                  "add or remove AI players.")
+                self._seat_ai(lobby, action, game.max_players)
             elif action == "leave":
                 if user.id == host:
                     await self._decline(interaction, lobby, user.id)
@@ -364,6 +406,25 @@ class ChallengeService:
                 accepted_ids=lobby.accepted_ids)
             await interaction.edit_original_response(embed=self._embed(lobby),
                                                      view=self._buttons(lobby))
+
+    @staticmethod
+    def _seat_ai(lobby: ChallengeRecord, action: str, max_players: int) -> None:
+        """Add an AI player of the level the button names, or remove the last one."""
+        seated_ais = [uid for uid in lobby.opponent_ids if is_ai(uid)]
+        if action == "drop_ai":
+            if not seated_ais:
+                raise Refusal("There is no AI player at this table.")
+            lobby.opponent_ids.remove(seated_ais[-1])
+            return
+        level = action.removeprefix("ai_")
+        if len(lobby.player_ids) >= max_players:
+            raise Refusal(f"This table is full ({max_players} players).")
+        # A placeholder id, unique at the table; the seat's own id is given at the start.
+        placeholder = ai_user_id(level, AI_PLACEHOLDER_BASE + len(seated_ais))
+        while placeholder in lobby.opponent_ids:
+            placeholder -= 1
+        lobby.opponent_ids.append(placeholder)
+        lobby.player_names[placeholder] = ai_name(level)
 
     async def _decline(
         self, interaction: Interaction, challenge: ChallengeRecord, user: int
@@ -389,22 +450,10 @@ class ChallengeService:
         channel = host_channel(interaction, "Games")
         await self.check_can_host(channel)  # permissions may have changed in ten minutes
         await interaction.response.defer()
-        user_ids = challenge.player_ids
-        random.SystemRandom().shuffle(user_ids)  # seats are drawn at random
-        names = [challenge.name_of(uid) for uid in user_ids]
-        title = game_title(challenge.game, names)
-        home = await self._home(channel, title)
-        game = GAMES[challenge.game]
-        record = await self.db.create_game(
-            game=challenge.game, guild_id=challenge.guild_id, channel_id=home.id,
-            parent_id=channel.id if home.id != channel.id else None,
-            seats=[Seat(i, uid, name) for i, (uid, name) in enumerate(zip(user_ids, names,
-                                                                          strict=True))],
-            options=challenge.options,
-            rng_seed=random.SystemRandom().getrandbits(63),
-            state=game.new_state(len(user_ids), challenge.options).dump(),
-            now=utcnow(),
-        )
+        players = [(uid, challenge.name_of(uid)) for uid in challenge.player_ids]
+        record, home = await self._create_game(channel, challenge.game, players,
+                                               challenge.options)
+        title = game_title(record.game, [seat.display_name for seat in record.seats])
         await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
         where = home.mention if home.id != channel.id else "this channel"
@@ -418,6 +467,51 @@ class ChallengeService:
             content=None, view=None,
             embed=discord.Embed(description=f"✅ {who} **{title}** is on in {where}.",
                                 colour=discord.Colour.green()))
+        await self.sessions.start(record)
+
+    async def _create_game(
+        self, channel: HostChannel, game_id: str, players: list[tuple[int, str]],
+        options: dict[str, object],
+    ) -> tuple[GameRecord, HostChannel]:
+        """Draw the seats, open the game's thread (or use the channel) and store the game.
+
+        AI players get their seat's own id here (`ai_user_id`), once the seats are drawn.
+        """
+        random.SystemRandom().shuffle(players)  # seats are drawn at random
+        seats = [Seat(index, ai_user_id(level_of(uid), index) if is_ai(uid) else uid, name)
+                 for index, (uid, name) in enumerate(players)]
+        title = game_title(game_id, [seat.display_name for seat in seats])
+        home = await self._home(channel, title)
+        record = await self.db.create_game(
+            game=game_id, guild_id=channel.guild.id, channel_id=home.id,
+            parent_id=channel.id if home.id != channel.id else None, seats=seats,
+            options=options, rng_seed=random.SystemRandom().getrandbits(63),
+            state=GAMES[game_id].new_state(len(seats), options).dump(), now=utcnow(),
+        )
+        return record, home
+
+    async def start_against_ai(
+        self, interaction: Interaction, game_id: str, level: str, options: dict[str, object]
+    ) -> None:
+        """A member against the AI: no one to wait for, the game starts at once."""
+        channel = host_channel(interaction, "Games")
+        self._playable_entry(game_id)
+        game = GAMES[game_id]
+        if game.min_players > 2:
+            raise Refusal(f"{game.name} needs at least {game.min_players} players: open a "
+                          "table with `/lobby` and add AI players there.")
+        resolved = self.resolve_options(game_id, options)
+        await self.check_can_host(channel)
+        await interaction.response.defer()
+        players = [(interaction.user.id, interaction.user.display_name),
+                   (ai_user_id(level, 0), ai_name(level))]
+        record, home = await self._create_game(channel, game_id, players, resolved)
+        title = game_title(record.game, [seat.display_name for seat in record.seats])
+        where = home.mention if home.id != channel.id else "this channel"
+        await interaction.edit_original_response(
+            content=None, embed=discord.Embed(
+                description=f"🤖 **{title}** is on in {where}: you play against the AI "
+                            f"({LEVEL_NAMES[level]}).", colour=discord.Colour.green()))
         await self.sessions.start(record)
 
     async def _home(self, channel: HostChannel, title: str) -> HostChannel:

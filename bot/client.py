@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import discord
 from discord.ext import commands
 
+from bot.ai_players import ProcessThinker, Thinker, ThreadThinker
 from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
@@ -42,6 +43,7 @@ class Ludotheque(commands.Bot):
     sessions: SessionManager
     challenges: ChallengeService
     records: RecordsService
+    thinker: Thinker
     _router: Router
 
     def __init__(self, settings: Settings) -> None:
@@ -62,7 +64,9 @@ class Ludotheque(commands.Bot):
         """Open storage, build the services, register commands and components, sync, resume."""
         self.db = await Database.open(self.settings.database_url)
         publisher = DiscordPublisher(self)
-        self.sessions = SessionManager(self.db, GAME_UIS, publisher)
+        self.thinker = (ProcessThinker(self.settings.ai_workers) if self.settings.ai_workers
+                        else ThreadThinker())
+        self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker)
         self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher)
         self.records = RecordsService(self.db, GAME_UIS)
         self._router = Router(self.sessions, self.challenges, self.records)
@@ -104,6 +108,7 @@ class Ludotheque(commands.Bot):
         if self._started:
             self.challenges.cancel_timers()
             self.sessions.close()
+            self.thinker.close()
             await self.db.close()
         await super().close()
 

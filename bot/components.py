@@ -11,7 +11,7 @@ ends in the one component error handler. This is discord.py's DynamicItem patter
 | `lg` | GameButton | `lg:<game>:<ply or x>:<action>:<arg>` |
 | `ls` | GameSelect | `ls:<game>:<ply or x>:<action>` |
 | `lc` | ChallengeButton | `lc:<challenge>:<accept or decline>` |
-| `ll` | LobbyButton | `ll:<table>:<join, leave or start>` |
+| `ll` | LobbyButton | `ll:<table>:<join, leave, start, ai_<level> or drop_ai>` |
 | `lb` | LeaderboardButton | `lb:<game>:<server or global>:<page>:<p or n>` |
 """
 
@@ -52,7 +52,8 @@ TEMPLATES: dict[Prefix, str] = {
     Prefix.GAME_BUTTON: r"lg:(?P<game>\d+):(?P<ply>\d+|x):(?P<action>[a-z_]+):(?P<arg>.*)",
     Prefix.GAME_SELECT: r"ls:(?P<game>\d+):(?P<ply>\d+|x):(?P<action>[a-z_]+)",
     Prefix.CHALLENGE: r"lc:(?P<challenge>\d+):(?P<answer>accept|decline)",
-    Prefix.LOBBY: r"ll:(?P<lobby>\d+):(?P<action>join|leave|start)",
+    Prefix.LOBBY:
+        r"ll:(?P<lobby>\d+):(?P<action>join|leave|start|ai_easy|ai_medium|ai_hard|drop_ai)",
     Prefix.LEADERBOARD:
         r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)",
 }

@@ -27,17 +27,24 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
     dev_guild_id: int | None = None
+    ai_workers: int = 0
+    """Processes that compute AI moves; 0 thinks in a thread (tests, tiny bots)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL and DEV_GUILD_ID."""
+        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID and AI_WORKERS."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ValueError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
+        workers = env.get("AI_WORKERS", "").strip()
+        if workers and not workers.isdigit():
+            raise ValueError(f"AI_WORKERS must be a number of processes, not {workers!r}")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
             dev_guild_id=int(guild) if guild else None,
+            # One core for the event loop, the others for thinking.
+            ai_workers=int(workers) if workers else max(1, (os.cpu_count() or 2) - 1),
         )

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai_players import DEFAULT_LEVEL
 from bot.challenges import ChallengeService
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
@@ -56,11 +57,13 @@ class Lobby(commands.Cog):
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         opponent4: discord.Member | None = None,
+        level: str = DEFAULT_LEVEL,
         **options: object,
     ) -> None:
-        """Post a challenge the opponents can accept or decline."""
+        """Post a challenge the opponents can accept or decline (or play the AI at once)."""
         opponents = [o for o in (opponent, opponent2, opponent3, opponent4) if o is not None]
-        await self.challenges.open(interaction, game, opponents, engine_options(game, options))
+        await self.challenges.open(interaction, game, opponents, engine_options(game, options),
+                                   level=level)
 
     challenge = game_options_command(
         "challenge", "Challenge a member to a game", _challenge,
@@ -69,6 +72,7 @@ class Lobby(commands.Cog):
         opponent2="A second opponent (games of more than two players)",
         opponent3="A third opponent",
         opponent4="A fourth opponent",
+        level="When you challenge me (the bot): the AI's level (default Medium)",
     )
 
     async def _lobby(self, interaction: Interaction, game: str, **options: object) -> None:

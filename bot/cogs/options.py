@@ -14,6 +14,7 @@ from typing import Any
 
 from discord import app_commands
 
+from bot.ai_players import LEVEL_NAMES
 from bot.cogs.choices import GAME_CHOICES
 from bot.games import GAME_UIS
 from engines import GAMES
@@ -87,6 +88,11 @@ COMMAND_OPTIONS = command_options()
 """The option parameters of `/challenge` and `/lobby`."""
 
 
+LEVEL_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name=name, value=level) for level, name in LEVEL_NAMES.items()]
+"""The AI levels as slash-command choices."""
+
+
 def engine_options(game_id: str, chosen: Mapping[str, object]) -> dict[str, object]:
     """The engine options a command's chosen parameters set (None: not chosen).
 
@@ -118,6 +124,8 @@ def game_options_command(
     choices: dict[str, list[app_commands.Choice[Any]]] = {
         o.param: o.choices for o in COMMAND_OPTIONS if o.choices is not None}
     choices["game"] = GAME_CHOICES
+    if "level" in signature.parameters:
+        choices["level"] = LEVEL_CHOICES
     decorated = app_commands.choices(**choices)(app_commands.describe(**descriptions)(callback))
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=name, description=description)(decorated)

@@ -30,8 +30,9 @@ def test_defaults_use_sqlite_under_data() -> None:
 
 def test_every_setting_is_read_from_the_environment() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": " abc ", "DATABASE_URL": "sqlite:///x.db",
-                                  "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123"})
-    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123)
+                                  "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123",
+                                  "AI_WORKERS": "3"})
+    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3)
 
 
 def test_a_dev_guild_id_that_is_not_a_number_is_refused() -> None:
@@ -41,7 +42,7 @@ def test_a_dev_guild_id_that_is_not_a_number_is_refused() -> None:
 
 def test_env_example_lists_every_setting() -> None:
     text = (ROOT / ".env.example").read_text()
-    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID"):
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID", "AI_WORKERS"):
         assert f"\n{name}=" in text
 
 

@@ -1,0 +1,131 @@
+"""Playing the AI through the bot: challenge the bot itself, or seat AI players at a table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import simcord
+from simcord.actors import MemberActor
+from simcord.builders import UserHandle
+
+from bot.ai_players import is_ai, level_of
+from storage import GameStatus, MoveKind
+from tests.e2e.helpers import bot_of, latest_board
+from tests.e2e.test_grabuge_game import TINY_PNG
+from tests.e2e.test_restart import restart
+
+
+def the_bot(env: simcord.Env, world) -> MemberActor:
+    """The bot as a member of the server, to name as an opponent."""
+    return MemberActor(env, world.guild, UserHandle(env, env.backend.bot_user))
+
+
+@pytest.fixture
+def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny pictures: these tests are about who plays, not how boards look."""
+    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+
+
+async def test_challenging_the_bot_starts_a_game_against_the_ai_at_once(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                     opponent=the_bot(env, world), level="easy")
+    assert not result.ephemeral
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    ai_seat = next(s for s in session.record.seats if is_ai(s.user_id))
+    assert level_of(ai_seat.user_id) == "easy" and "AI" in ai_seat.display_name
+    assert session.state.current_player != ai_seat.seat, "the AI played its turn by itself"
+    board = latest_board(thread)
+    assert board.components
+
+
+async def play_against_the_ai(session, thread, human, rng: random.Random) -> None:
+    """The member types random legal moves with /move; the AI answers by itself."""
+    while not session.is_over:
+        seat = session.state.current_player
+        assert session.record.user_at(seat) == human.id, "the AI left its turn unplayed"
+        move = rng.choice(session.state.legal_moves())
+        played = await human.slash(thread, "move", notation=str(move))
+        assert "Played" in (played.response.content or ""), played.response.content
+
+
+@pytest.mark.parametrize("game", ["qawale", "graps", "grabuge", "granat", "kraut_ruben"])
+async def test_a_whole_game_against_the_easy_ai_is_recorded_and_rated(
+    env, world, quick_boards, game: str
+) -> None:
+    await world.alice.slash(world.channel, "challenge", game=game,
+                            opponent=the_bot(env, world), level="easy")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    await play_against_the_ai(session, thread, world.alice, random.Random(game))
+
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored is not None and stored.status is GameStatus.FINISHED
+    log = await bot_of(env).db.moves(session.id)
+    ai_moves = [m for m in log if m.user_id is not None and is_ai(m.user_id)
+                and m.kind is MoveKind.PLAYER]
+    assert ai_moves, "the AI chose moves of its own"
+    board = await world.alice.slash(world.channel, "leaderboard", game=game)
+    assert "🤖 AI (Easy)" in (board.response.embeds[0].description or "")
+    history = await world.alice.slash(world.channel, "history")
+    assert f"#{session.id}" in (history.response.embeds[0].description or "")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+async def test_the_stronger_levels_answer_a_move(env, world, quick_boards, level: str) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level=level)
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    human = world.alice
+    assert session.record.user_at(session.state.current_player) == human.id
+    before = session.ply
+    await human.slash(thread, "move", notation=str(session.state.legal_moves()[0]))
+    assert session.ply == before + 2, "the AI answered"
+    assert session.record.user_at(session.state.current_player) == human.id
+
+
+async def test_an_ai_to_move_before_a_restart_plays_after_it(
+    env, world, quick_boards, database_url
+) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level="easy")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    human = world.alice.id
+    # Hold the AI back, as if the bot stopped while it was thinking.
+    session.thinker = None
+    await world.alice.slash(thread, "move", notation=str(session.state.legal_moves()[0]))
+    stopped_at = session.ply
+
+    await restart(env, database_url)
+
+    resumed = await bot_of(env).sessions.get(session.id)
+    assert resumed is not None and resumed.ply == stopped_at + 1
+    assert resumed.record.user_at(resumed.state.current_player) == human
+    assert "move " + str(resumed.ply) in (latest_board(thread).embeds[0].footer.text or "")
+
+
+async def test_a_member_alone_fills_a_table_with_ai_players(env, world, quick_boards) -> None:
+    table = await world.alice.slash(world.channel, "lobby", game="kraut_ruben")
+    message = table.response.message
+    refused = await world.bob.click(message, label="+ Easy AI")
+    assert refused.ephemeral and "Only" in refused.response.content
+    for label in ("+ Easy AI", "+ Medium AI", "+ Easy AI"):
+        await world.alice.click(message, label=label)
+    removed = await world.alice.click(message, label="− AI")
+    assert not removed.ephemeral
+    started = await world.alice.click(message, label="Start")
+    assert not started.ephemeral
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None and len(session.record.seats) == 3
+    ais = [s for s in session.record.seats if is_ai(s.user_id)]
+    assert sorted(level_of(s.user_id) for s in ais) == ["easy", "medium"]
+    assert len({s.user_id for s in session.record.seats}) == 3
+    assert session.record.user_at(session.state.current_player) == world.alice.id

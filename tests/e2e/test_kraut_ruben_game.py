@@ -239,7 +239,8 @@ async def test_extra_opponents_are_refused_for_a_two_player_game(env, world) -> 
 async def test_a_lobby_fills_up_and_the_host_starts_it(env, world, dave) -> None:
     result = await world.alice.slash(world.channel, "lobby", game="kraut_ruben")
     message = result.response.message
-    assert labels(message) == ["Join", "Leave", "Start"]
+    assert labels(message) == ["Join", "Leave", "Start", "+ Easy AI", "+ Medium AI",
+                              "+ Hard AI", "− AI"]
     early = await world.alice.click(message, label="Start")
     assert early.ephemeral and "at least 2" in early.response.content
     for member in (world.bob, world.carol, dave):

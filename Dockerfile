@@ -11,6 +11,7 @@ COPY pyproject.toml README.md ./
 COPY engines engines
 COPY renderers renderers
 COPY storage storage
+COPY ai ai
 COPY bot bot
 RUN pip install --no-cache-dir . && useradd --create-home ludotheque \
     && mkdir -p /app/data && chown ludotheque /app/data

@@ -1,11 +1,184 @@
-"""Le Grabuge: what the search knows of the game."""
+"""Le Grabuge: what the search knows of the game.
+
+The engine deals lazily, so a state holds no card order to peek at: what it knows beyond a
+seat's view is which suits of each rank are still unseen (crowned piles leave the table).
+`sample` rebuilds a full state from the view alone and redraws those suits with the rng.
+"""
 
 from __future__ import annotations
 
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ai.base import AnyState
 from ai.game import GameAI
+from ai.grabuge_sim import Sim
+from engines.grabuge import (
+    CARD_INDEX,
+    CARDS,
+    GRABUGE,
+    LEFTOVER_CARDS_PER_PAQUET,
+    RANKS,
+    SETUP_ORDER,
+    SUITS,
+    GrabugeState,
+    GrabugeView,
+    KeepCard,
+)
+
+
+def _unseen_counts(view: GrabugeView, rng: random.Random) -> list[int]:
+    """Unseen copies of each card kind: exact by rank, suits of crowned cards redrawn."""
+    decks = view["decks"]
+    visible = [0] * len(CARDS)
+    for pile in view["tableau"]:
+        for card in pile["cards"]:
+            visible[CARD_INDEX[card]] += 1
+    for player in view["players"]:
+        top = player["grabuge"]["top"]
+        if top is not None:
+            visible[CARD_INDEX[top]] += 1
+        for column in player["reserve"]:
+            for card in column:
+                visible[CARD_INDEX[card]] += 1
+    placing = view["placing"]
+    if placing is not None:
+        visible[CARD_INDEX[placing["card"]]] += 1
+    # Every crowned pile took one card of each rank away; only their suits are unknown.
+    crowned = sum(player["paquets"]["crowned"] for player in view["players"])
+    unseen = [decks - count for count in visible]
+    for rank in RANKS:
+        kinds = [CARD_INDEX[rank + suit] for suit in SUITS]
+        pool = [index for index in kinds for _ in range(unseen[index])]
+        for index in rng.sample(pool, crowned):
+            unseen[index] -= 1
+    return unseen
+
+
+def _event_count(view: GrabugeView) -> int:
+    """The number the engine gives its next log event."""
+    for log in (view["log"], view["previous_log"]):
+        if log is not None and log["events"]:
+            return int(log["events"][-1]["n"]) + 1
+    return 0
+
+
+def state_from_view(view: GrabugeView, rng: random.Random) -> GrabugeState:
+    """A full state showing exactly `view`; the suits it cannot show are drawn with `rng`."""
+    players = view["players"]
+    setup = view["phase"] == "setup"
+    turning, placing = view["turning"], view["placing"]
+    if turning is not None:
+        to_move = turning["seat"]
+    elif setup:
+        to_move = SETUP_ORDER[1]  # only the coin is left to decide the set-up
+    else:
+        seat = view["turn"]["seat"]
+        assert seat is not None
+        to_move = seat
+    awaiting = view["awaiting"]
+    pending: str | None = None
+    if awaiting == "card" and turning is not None:
+        pending = turning["for"]
+    elif awaiting == "coin":
+        pending = "coin"
+    drew = not setup and any(event["event"] == "drew" for event in view["log"]["events"])
+    crowned = [player["paquets"]["crowned"] for player in players]
+    state: Mapping[str, Any] = {
+        "unseen": _unseen_counts(view, rng),
+        "piles": [{"id": pile["id"], "cards": pile["cards"]} for pile in view["tableau"]],
+        # Piles only ever leave the tableau when crowned.
+        "next_pile_id": 1 + sum(crowned) + len(view["tableau"]),
+        "talon": [player["talon"] for player in players],
+        "grabuge_top": [player["grabuge"]["top"] for player in players],
+        "grabuge_down": [player["grabuge"]["under"] for player in players],
+        "grabuge_became_talon": [player["grabuge"]["became_talon"] for player in players],
+        "reserves": [player["reserve"] for player in players],
+        "crowned": crowned,
+        "bonus_seat": view["grabuge_bonus_seat"],
+        "leftover_paquets": [player["paquets"]["leftover"] for player in players],
+        "hand": view["hand_face_down"],
+        "drawn": None if placing is None else placing["card"],
+        "drew": drew,
+        "setup": setup,
+        "to_move": to_move,
+        "pending": pending,
+        "turn": view["turn"]["number"],
+        "log": view["log"],
+        "previous_log": view["previous_log"],
+        "event_count": _event_count(view),
+        "result": view["result"],
+    }
+    return GRABUGE.load({"game": "grabuge", "num_players": 2,
+                         "options": {"decks": view["decks"]}, "state": state})
+
+
+def _margin(state: GrabugeState, seat: int) -> float:
+    """`seat`'s lead in paquets, counting the leftover-card paquets it would score now."""
+    lead = state.paquets(seat) - state.paquets(1 - seat)
+    cards = state.unplayed_cards(1 - seat) - state.unplayed_cards(seat)
+    return lead + cards / LEFTOVER_CARDS_PER_PAQUET
+
+
+WORLDS: dict[str, int] = {"easy": 4, "medium": 100, "hard": 300}
+"""Worlds sampled per decision by level; every legal move is played out once in each."""
 
 
 class GrabugeAI(GameAI):
-    """Le Grabuge with the default search knowledge (to be tuned)."""
+    """Le Grabuge: worlds rebuilt from the view, every move played out in each of them.
+
+    Easy keeps a card where it blocks least (the playout policy itself). Medium and hard
+    sample worlds, play each legal move on to the end in the fast rank-only game with the
+    same deck order and policy seed (common random numbers: luck weighs on every move
+    alike), and pick the best total. `ai.mcts` still works with `sample`, `playout_move` and
+    `evaluate`, but plays far fewer games for the same time.
+    """
 
     game_id = "grabuge"
+
+    def sample(self, state: AnyState, seat: int, rng: random.Random) -> AnyState:
+        """A full state rebuilt from `seat`'s view only, the unseen suits redrawn."""
+        return state_from_view(state.view(seat), rng)
+
+    def playout_move(self, state: AnyState, rng: random.Random) -> Any:
+        """Keep a card where it blocks least; otherwise the (mostly forced) move, at random."""
+        assert isinstance(state, GrabugeState)
+        if state.decision() == "keep":
+            return KeepCard(Sim.from_state(state).keep_column(rng) + 1)
+        return rng.choice(state.legal_moves())
+
+    def choose_move(self, state: AnyState, level: str, rng: random.Random) -> Any:
+        """Flat Monte Carlo over the legal moves, every move tried on the same worlds."""
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        worlds = WORLDS[level]
+        seat = state.current_player
+        assert isinstance(state, GrabugeState) and seat is not None
+        totals = [0.0] * len(legal)
+        for _ in range(worlds):
+            world = self.sample(state, seat, rng)
+            assert isinstance(world, GrabugeState)
+            base = Sim.from_state(world, rng)
+            seed = rng.random()
+            for index, move in enumerate(legal):
+                sim = base.copy()
+                if isinstance(move, KeepCard):
+                    sim.keep(seat, move.column - 1)
+                else:
+                    sim.play_reserve(seat, move.column - 1)
+                sim.run(random.Random(seed))
+                totals[index] += sim.reward(seat)
+        best = max(range(len(legal)), key=lambda index: (totals[index], -index))
+        return legal[best]
+
+    def evaluate(self, state: AnyState) -> list[float]:
+        """Each seat's chance from its paquet lead (crowned, bonus, leftover cards so far)."""
+        assert isinstance(state, GrabugeState)
+        chance = 1 / (1 + math.exp(-_margin(state, 0)))
+        return [chance, 1 - chance]
+
+
+__all__ = ["GrabugeAI", "state_from_view"]

@@ -1,0 +1,167 @@
+"""Le Grabuge AI: honest sampling from the view, a faithful fast playout, legal choices."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ai
+from ai.base import is_chance, sample_chance
+from ai.grabuge import GrabugeAI, state_from_view
+from ai.grabuge_sim import Sim
+from engines import GAMES
+from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
+
+KNOWLEDGE = GrabugeAI()
+
+
+def _play_until(seed: int, stop: float, *, crowned: bool = False) -> GrabugeState:
+    """A random game stopped at a real choice (more than one legal move) at random."""
+    rng = random.Random(seed)
+    while True:
+        state = GAMES["grabuge"].new_state(2)
+        assert isinstance(state, GrabugeState)
+        while not state.is_over():
+            if is_chance(state):
+                state.apply(sample_chance(state, rng))
+                continue
+            moves = state.legal_moves()
+            ready = not crowned or sum(state.crowned) > 0
+            if len(moves) > 1 and ready and rng.random() < stop:
+                return state
+            state.apply(rng.choice(moves))
+
+
+def _positions(count: int) -> list[GrabugeState]:
+    return [_play_until(seed, 0.05) for seed in range(count)]
+
+
+def _twins(count: int) -> list[tuple[GrabugeState, GrabugeState]]:
+    """Positions after a crown, each with a twin that differs only in what no seat sees."""
+    pairs: list[tuple[GrabugeState, GrabugeState]] = []
+    seed = 100
+    while len(pairs) < count:
+        state = _play_until(seed, 0.05, crowned=True)
+        twin = _suits_swapped(state)
+        if twin is not None:
+            pairs.append((state, twin))
+        seed += 1
+    return pairs
+
+
+def _suits_swapped(state: GrabugeState) -> GrabugeState | None:
+    """The same position, but a crowned (vanished) card and an unseen one swap suits.
+
+    The engine deals lazily, so no talon or grabuge order exists to shuffle: which suits are
+    still unseen, once crowned piles have left the table, is all it hides from a seat.
+    """
+    for rank in RANKS:
+        kinds = [CARDS.index(rank + suit) for suit in SUITS]
+        for giver in (kind for kind in kinds if state.unseen[kind]):
+            for taker in (kind for kind in kinds if kind != giver and _crowned(state, kind)):
+                twin = state.clone()
+                twin.unseen[giver] -= 1
+                twin.unseen[taker] += 1
+                return twin
+    return None  # every unseen copy is of the crowned suits
+
+
+def _crowned(state: GrabugeState, kind: int) -> bool:
+    """True when a seen copy of the card kind is in a crowned pile (no longer on show)."""
+    card = CARDS[kind]
+    decks: int = state.options["decks"]
+    shown = sum(pile["cards"].count(card) for pile in state.piles)
+    shown += sum(top == card for top in state.grabuge_top) + (state.drawn == card)
+    shown += sum(column.count(card) for seat in state.reserves for column in seat)
+    return decks - state.unseen[kind] - shown > 0
+
+
+def test_sample_shows_exactly_what_the_seat_sees() -> None:
+    rng = random.Random(1)
+    for state in _positions(6):
+        for seat in (0, 1):
+            world = KNOWLEDGE.sample(state, seat, rng)
+            assert world.view(seat) == state.view(seat)
+            assert world.legal_moves() == state.legal_moves()
+            # Only the suits of the unseen cards may differ; their ranks are known.
+            ours, theirs = world.dump()["state"], state.dump()["state"]
+            assert {k: v for k, v in ours.items() if k != "unseen"} == {
+                k: v for k, v in theirs.items() if k != "unseen"
+            }
+            for rank in RANKS:
+                kinds = [CARDS.index(rank + suit) for suit in SUITS]
+                assert sum(ours["unseen"][k] for k in kinds) == sum(
+                    theirs["unseen"][k] for k in kinds
+                )
+
+
+def test_sample_rebuilds_chance_positions_and_the_set_up() -> None:
+    rng = random.Random(2)
+    state = GAMES["grabuge"].new_state(2)
+    for _ in range(40):
+        world = state_from_view(state.view(0), rng)
+        assert world.view(0) == state.view(0)
+        assert world.current_player == state.current_player
+        if state.is_over():
+            break
+        state.apply(sample_chance(state, rng) if is_chance(state) else state.legal_moves()[0])
+
+
+def test_sample_depends_on_the_view_only() -> None:
+    for state, twin in _twins(4):
+        assert twin.dump() != state.dump() and twin.view(0) == state.view(0)
+        seat = state.to_move
+        ours = KNOWLEDGE.sample(state, seat, random.Random(5))
+        theirs = KNOWLEDGE.sample(twin, seat, random.Random(5))
+        assert ours.dump() == theirs.dump()
+
+
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_hidden_cards_do_not_change_the_move(level: str) -> None:
+    for state, twin in _twins(3):
+        move = ai.choose_move(state, level, rng=random.Random(7))
+        assert move == ai.choose_move(twin, level, rng=random.Random(7))
+        assert move in state.legal_moves()
+
+
+def test_a_move_is_reproducible_and_legal() -> None:
+    for number, state in enumerate(_play_until(seed, 0.01) for seed in range(3)):
+        for level in ai.LEVELS[: 3 if number == 0 else 2]:  # hard is slow: one position
+            move = ai.choose_move(state, level, rng=random.Random(3))
+            assert move in state.legal_moves()
+            assert move == ai.choose_move(state.clone(), level, rng=random.Random(3))
+
+
+class _FirstColumnSim(Sim):
+    """The playout with its one random choice made deterministic, to follow the engine."""
+
+    __slots__ = ()
+
+    def reserve_column(self, columns: list[int], rng: random.Random) -> int:
+        return columns[0]
+
+
+def test_fast_playout_follows_the_engine() -> None:
+    rng = random.Random(4)
+    for state in _positions(8):
+        sim = _FirstColumnSim.from_state(state, rng)
+        order = list(sim.deck)
+        sim.run(rng)
+        # The engine, fed the same ranks in the same order and the same choices.
+        while not state.is_over():
+            if is_chance(state):
+                rank = order.pop()
+                state.apply(next(
+                    TurnCard(card) for index, card in enumerate(CARDS)
+                    if RANK_OF[card] == rank and state.unseen[index]
+                ))
+            elif state.decision() == "keep":
+                column = Sim.from_state(state, rng).keep_column(rng)
+                state.apply(KeepCard(column + 1))
+            else:
+                state.apply(state.legal_moves()[0])
+        assert sim.crowned == state.crowned
+        assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
+        assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
+        assert sim.margin(0) == state.paquets(0) - state.paquets(1)

@@ -129,3 +129,20 @@ async def test_a_member_alone_fills_a_table_with_ai_players(env, world, quick_bo
     assert sorted(level_of(s.user_id) for s in ais) == ["easy", "medium"]
     assert len({s.user_id for s in session.record.seats}) == 3
     assert session.record.user_at(session.state.current_player) == world.alice.id
+
+
+async def test_the_bot_and_people_together_are_sent_to_a_table(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="kraut_ruben",
+                                     opponent=the_bot(env, world), opponent2=world.bob)
+    assert result.ephemeral and "/lobby" in result.response.content
+    assert await bot_of(env).db.running_games() == []
+
+
+async def test_a_table_refuses_what_it_cannot_seat(env, world) -> None:
+    table = await world.alice.slash(world.channel, "lobby", game="qawale")
+    message = table.response.message
+    await world.alice.click(message, label="+ Hard AI")
+    full = await world.alice.click(message, label="+ Easy AI")
+    assert full.ephemeral and "full" in full.response.content
+    late = await world.bob.click(message, label="Join")
+    assert late.ephemeral and "full" in late.response.content

@@ -1,0 +1,103 @@
+"""The AI's turns inside a session: thinking off the loop, a typing notice, and a game that
+moves on while it thinks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.ai_players import ai_name, ai_user_id
+from bot.games import GAME_UIS
+from bot.sessions import SessionManager
+from engines import GAMES
+from storage import Database, GameStatus, Seat
+from tests.bot.fakes import ALICE, FakePublisher
+
+
+class SlowThinker:
+    """Answers a fixed choice after a delay, or fails."""
+
+    def __init__(self, delay: float = 0.0, fail: bool = False) -> None:
+        self.delay, self.fail, self.calls = delay, fail, 0
+
+    async def choose(self, game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
+        self.calls += 1
+        await asyncio.sleep(self.delay)
+        if self.fail:
+            raise RuntimeError("the worker died")
+        state = GAMES[game_id].load(dump)
+        return str(state.legal_moves()[0])
+
+    def close(self) -> None:
+        return None
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No pictures, and a short wait before the typing notice."""
+    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
+    monkeypatch.setattr("bot.sessions.THINKING_NOTICE_AFTER", 0.01)
+
+
+@pytest.fixture
+async def db() -> AsyncIterator[Database]:
+    """A fresh in-memory database."""
+    database = await Database.open("sqlite:///:memory:")
+    yield database
+    await database.close()
+
+
+async def ai_first_game(db: Database) -> int:
+    """A Qawale game where the AI (seat 0) moves first."""
+    record = await db.create_game(
+        game="qawale", guild_id=1, channel_id=5, parent_id=None,
+        seats=[Seat(0, ai_user_id("easy", 0), ai_name("easy")), Seat(1, ALICE, "Alice")],
+        options={}, rng_seed=3, state=GAMES["qawale"].new_state(2).dump(),
+        now=datetime(2026, 11, 25, tzinfo=UTC))
+    return record.id
+
+
+async def test_a_slow_ai_shows_that_it_is_typing_then_plays(db: Database) -> None:
+    publisher, thinker = FakePublisher(), SlowThinker(delay=0.05)
+    sessions = SessionManager(db, GAME_UIS, publisher, thinker)
+    game = await db.get_game(await ai_first_game(db))
+    assert game is not None
+    session = await sessions.start(game)
+    await asyncio.sleep(0.2)
+    assert publisher.typed == [5]
+    assert session.ply == 1 and session.state.current_player == 1
+    board = publisher.boards()[-1]
+    assert board.content == f"<@{ALICE}>, your turn."
+    assert board.embed is not None and "AI (Easy)" in (board.embed.description or "")
+
+
+async def test_a_failing_ai_is_logged_and_the_game_waits(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    sessions = SessionManager(db, GAME_UIS, FakePublisher(), SlowThinker(fail=True))
+    game = await db.get_game(await ai_first_game(db))
+    assert game is not None
+    with caplog.at_level(logging.ERROR, logger="bot.sessions"):
+        session = await sessions.start(game)
+        await asyncio.sleep(0.05)
+    assert session.ply == 0 and not session.is_over
+    assert any("the AI could not play" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Database) -> None:
+    thinker = SlowThinker(delay=0.05)
+    sessions = SessionManager(db, GAME_UIS, FakePublisher(), thinker)
+    game = await db.get_game(await ai_first_game(db))
+    assert game is not None
+    session = await sessions.start(game)
+    await asyncio.sleep(0.01)
+    await session.resign(ALICE)
+    await asyncio.sleep(0.1)
+    stored = await db.get_game(session.id)
+    assert stored is not None and stored.status is GameStatus.FINISHED and stored.ply == 1
+    assert thinker.calls == 1
+    sessions.close()

@@ -122,7 +122,7 @@ def _margin(state: GrabugeState, seat: int) -> float:
     return lead + cards / LEFTOVER_CARDS_PER_PAQUET
 
 
-WORLDS: dict[str, int] = {"easy": 6, "medium": 100, "hard": 300}
+WORLDS: dict[str, int] = {"easy": 6, "medium": 200, "hard": 300}
 """Worlds sampled per decision by level; every legal move is played out once in each."""
 
 

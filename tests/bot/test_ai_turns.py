@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
 
-from bot.ai_players import ai_name, ai_user_id
+import ai
+from bot.ai_players import ProcessThinker, ai_name, ai_seed, ai_user_id
 from bot.games import GAME_UIS
 from bot.sessions import SessionManager
 from engines import GAMES
@@ -101,3 +103,14 @@ async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Datab
     assert stored is not None and stored.status is GameStatus.FINISHED and stored.ply == 1
     assert thinker.calls == 1
     sessions.close()
+
+
+async def test_the_process_pool_computes_the_same_move_as_the_ai_in_process() -> None:
+    state = GAMES["qawale"].new_state(2)
+    thinker = ProcessThinker(1)
+    try:
+        move = await thinker.choose("qawale", state.dump(), "easy", ai_seed(3, 0))
+    finally:
+        thinker.close()
+    expected = ai.choose_move(state, "easy", rng=random.Random(ai_seed(3, 0)))
+    assert move == str(expected)

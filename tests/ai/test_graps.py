@@ -10,20 +10,8 @@ import ai
 from ai.base import is_chance, sample_chance
 from ai.graps import race_cost
 from ai.graps_board import Board, phase_face
-from engines.graps import GRAPS, GRID, GrapsState, Place
-
-
-def position(*groups: str, seat: int = 0, phase: str = "blank",
-             stocks: tuple[int, int] = (30, 30)) -> str:
-    """A position string from groups like "X h1" or "x h2 h3": a piece char, then its cells."""
-    grid = [["."] * 15 for _ in range(15)]
-    for group in groups:
-        char, *names = group.split()
-        for name in names:
-            cell = GRID.parse(name)
-            grid[cell.row][cell.col] = char
-    rows = ["".join(grid[row]) for row in reversed(range(15))]
-    return f"{'/'.join(rows)} {seat} {phase} {stocks[0]} {stocks[1]}"
+from engines.graps import GRAPS, GrapsState, Place
+from tests.engines.test_graps import position
 
 
 def random_decisions(games: int, seed: int) -> list[GrapsState]:

@@ -81,3 +81,9 @@ async def simultaneously(env: simcord.Env, *actions: Callable[[], Awaitable[Any]
         env._settle_internal = settle
     await env.settle()
     return results
+
+
+def said(result) -> str:
+    """Everything the interaction's author read: the response and its follow-ups."""
+    parts = [result.response.content or ""] if result.response else []
+    return "\n".join(parts + [m.content or "" for m in result.followups])

@@ -11,7 +11,7 @@ from simcord.actors import _component_interaction, _visible_message
 
 from bot.components import UNKNOWN_CONTROL
 from bot.replies import NOTHING_CHANGED
-from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board
+from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board, said
 
 ALPHABET = string.printable + "éèàçœ²³½←↑→↓🎲🍇♠♥\u200b\u202e\0"
 
@@ -20,11 +20,6 @@ def fuzzed_notation(rng: random.Random) -> str:
     """A random string of 1 to 100 characters (Discord's limit for /move)."""
     return "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 100)))
 
-
-def said(result) -> str:
-    """Everything the interaction's author read: the response and its follow-ups."""
-    parts = [result.response.content or ""] if result.response else []
-    return "\n".join(parts + [m.content or "" for m in result.followups])
 
 
 @pytest.mark.parametrize("game", ["qawale", "grabuge", "kraut_ruben"])

@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     bot_of,
     challenge_and_accept,
     latest_board,
+    said,
     simultaneously,
 )
 from tests.e2e.test_grabuge_game import GAME_SEED, TINY_PNG, _first_enabled
@@ -29,11 +30,6 @@ def answered(result) -> bool:
     """The interaction got an answer (a message, an edit or a deferral)."""
     return result.acknowledged
 
-
-def said(result) -> str:
-    """Everything the interaction's author read: the response and its follow-ups."""
-    parts = [result.response.content or ""] if result.response else []
-    return "\n".join(parts + [m.content or "" for m in result.followups])
 
 
 async def test_a_double_click_on_a_column_plays_once(env, world, quick_boards) -> None:

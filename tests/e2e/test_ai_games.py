@@ -9,7 +9,8 @@ import simcord
 from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
-from bot.ai_players import is_ai, level_of
+import ai
+from bot.ai_players import ai_name, is_ai, level_of
 from storage import GameStatus, MoveKind
 from tests.e2e.helpers import bot_of, latest_board
 from tests.e2e.test_grabuge_game import TINY_PNG
@@ -51,15 +52,20 @@ async def play_against_the_ai(session, thread, human, rng: random.Random) -> Non
         assert "Played" in (played.response.content or ""), played.response.content
 
 
-@pytest.mark.parametrize("game", ["qawale", "graps", "grabuge", "granat", "kraut_ruben"])
-async def test_a_whole_game_against_the_easy_ai_is_recorded_and_rated(
-    env, world, quick_boards, game: str
+GAMES = ["qawale", "graps", "grabuge", "granat", "kraut_ruben"]
+
+
+@pytest.mark.parametrize("level", ai.LEVELS)
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_whole_game_against_each_level_is_recorded_and_rated(
+    env, world, quick_boards, game: str, level: str
 ) -> None:
     await world.alice.slash(world.channel, "challenge", game=game,
-                            opponent=the_bot(env, world), level="easy")
+                            opponent=the_bot(env, world), level=level)
     thread = world.channel.threads[-1]
     session = await bot_of(env).sessions.in_channel(thread.id)
     assert session is not None
+    assert {level_of(s.user_id) for s in session.record.seats if is_ai(s.user_id)} == {level}
     await play_against_the_ai(session, thread, world.alice, random.Random(game))
 
     stored = await bot_of(env).db.get_game(session.id)
@@ -69,24 +75,9 @@ async def test_a_whole_game_against_the_easy_ai_is_recorded_and_rated(
                 and m.kind is MoveKind.PLAYER]
     assert ai_moves, "the AI chose moves of its own"
     board = await world.alice.slash(world.channel, "leaderboard", game=game)
-    assert "🤖 AI (Easy)" in (board.response.embeds[0].description or "")
+    assert ai_name(level) in (board.response.embeds[0].description or "")
     history = await world.alice.slash(world.channel, "history")
     assert f"#{session.id}" in (history.response.embeds[0].description or "")
-
-
-@pytest.mark.parametrize("level", ["medium", "hard"])
-async def test_the_stronger_levels_answer_a_move(env, world, quick_boards, level: str) -> None:
-    await world.alice.slash(world.channel, "challenge", game="qawale",
-                            opponent=the_bot(env, world), level=level)
-    thread = world.channel.threads[-1]
-    session = await bot_of(env).sessions.in_channel(thread.id)
-    assert session is not None
-    human = world.alice
-    assert session.record.user_at(session.state.current_player) == human.id
-    before = session.ply
-    await human.slash(thread, "move", notation=str(session.state.legal_moves()[0]))
-    assert session.ply == before + 2, "the AI answered"
-    assert session.record.user_at(session.state.current_player) == human.id
 
 
 async def test_an_ai_to_move_before_a_restart_plays_after_it(

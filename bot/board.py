@@ -55,6 +55,10 @@ def board_post(
         content = " ".join(mention(table, s) for s in range(len(table.names)))
     else:
         lines.append(f"{ui.seat_badge(mover)} **{table.names[mover]}** to play.")
+        deadline = table.record.deadline
+        if deadline is not None:
+            lines.append(f"⏰ Time runs out {discord.utils.format_dt(deadline, 'R')} "
+                         f"({discord.utils.format_dt(deadline, 'f')}).")
         content = f"{mention(table, mover)}, your turn."
     description = "\n".join(line for line in lines if line)
     if len(description) > EMBED_DESCRIPTION_LIMIT:
@@ -67,8 +71,36 @@ def board_post(
     if result is None:
         for item in ui.board_items(table):
             view.add_item(item)
-        view.add_item(GameButton(table.id, None, "resign", label="Resign",
+        view.add_item(GameButton(table.id, None, "resign", label=leave_label(table),
                                  style=discord.ButtonStyle.secondary, emoji="🏳️", row=4))
+    else:
+        view.add_item(GameButton(table.id, None, "rematch", label="Rematch",
+                                 style=discord.ButtonStyle.primary, emoji="🔁"))
     return Post(content=content, embed=embed,
                 files=[discord.File(io.BytesIO(png), filename=BOARD_FILENAME)], view=view,
                 mentions=discord.AllowedMentions(users=True))
+
+
+def leave_label(table: Table[Any]) -> str:
+    """`Resign`, or `Leave` where the AI would take the seat and the others play on."""
+    return "Leave" if len(table.names) >= 3 else "Resign"
+
+
+def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -> Post:
+    """What the others may do once `absent` ran out of time (a two-player game)."""
+    name = table.names[absent]
+    content = (f"⏰ **{name}** ran out of time in **{table.title}**. "
+               f"{' '.join(mention(table, s) for s in others)}, what now?\n"
+               f"🏆 **Claim the win**: the game ends and counts for the ratings.\n"
+               f"🤖 **Let the AI play** for {name} until the end: the game counts for no "
+               f"rating.\n⏳ **Keep waiting**: {name} gets another period.\n"
+               f"If {name} plays before anyone chooses, the game simply goes on.")
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(table.id, table.ply, "claim_win", label="Claim the win",
+                             style=discord.ButtonStyle.success, emoji="🏆"))
+    view.add_item(GameButton(table.id, table.ply, "let_ai_play",
+                             label=f"Let the AI play for {name}"[:80],
+                             style=discord.ButtonStyle.primary, emoji="🤖"))
+    view.add_item(GameButton(table.id, table.ply, "keep_waiting", label="Keep waiting",
+                             style=discord.ButtonStyle.secondary, emoji="⏳"))
+    return Post(content=content, view=view, mentions=discord.AllowedMentions(users=True))

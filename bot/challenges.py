@@ -21,8 +21,9 @@ from bot.ai_players import (
     is_ai,
     level_of,
 )
+from bot.clock import DEFAULT_CLOCK, Clock, clock_spec
 from bot.components import ChallengeButton, LobbyButton
-from bot.errors import Refusal
+from bot.errors import NotAPlayer, Refusal
 from bot.games.base import GameUI, describe_options
 from bot.publisher import Post, Publisher, PublishFailed
 from bot.replies import Interaction
@@ -33,6 +34,7 @@ from storage import (
     ChallengeStatus,
     Database,
     GameRecord,
+    GameStatus,
     Seat,
     StorageBusy,
 )
@@ -83,6 +85,15 @@ async def write_budget() -> AsyncIterator[None]:
         raise StorageBusy() from error
 
 
+def clock_name(clock: str) -> str:
+    """A known time control's name; a Refusal for anything else (a modified client)."""
+    try:
+        return Clock(clock).value
+    except ValueError:
+        known = ", ".join(c.value for c in Clock)
+        raise Refusal(f"There is no clock {clock[:20]!r}: choose one of {known}.") from None
+
+
 def _permission_names(names: list[str]) -> str:
     return ", ".join(name.replace("_", " ").title() for name in names)
 
@@ -98,6 +109,8 @@ class ChallengeService:
         self.publisher = publisher
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._rematches: dict[int, int] = {}
+        """Finished game → the rematch challenge offered for it (one at a time)."""
 
     # -- opening -----------------------------------------------------------------------
 
@@ -108,6 +121,7 @@ class ChallengeService:
         opponents: discord.Member | Sequence[discord.Member],
         options: dict[str, object] | None = None,
         level: str = DEFAULT_LEVEL,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
         """Post a challenge with Accept and Decline, or refuse privately with the reason.
 
@@ -124,7 +138,7 @@ class ChallengeService:
             if len(invited) > 1:
                 raise Refusal("To play with people and the AI together, open a table with "
                               "`/lobby` and add AI players there.")
-            await self.start_against_ai(interaction, game_id, level, options or {})
+            await self.start_against_ai(interaction, game_id, level, options or {}, clock)
             return
         for opponent in invited:
             if opponent.id == challenger.id:
@@ -156,7 +170,7 @@ class ChallengeService:
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
                 player_names=names, options=resolved, now=now,
-                expires_at=now + CHALLENGE_TIMEOUT,
+                expires_at=now + CHALLENGE_TIMEOUT, clock=clock_name(clock),
             )
         await interaction.response.send_message(
             content=" ".join(o.mention for o in invited), embed=self._embed(challenge),
@@ -171,6 +185,7 @@ class ChallengeService:
         interaction: Interaction,
         game_id: str,
         options: dict[str, object] | None = None,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down."""
         host = interaction.user
@@ -184,6 +199,7 @@ class ChallengeService:
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
                 options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
+                clock=clock_name(clock),
             )
         await interaction.response.send_message(embed=self._embed(lobby),
                                                 view=self._buttons(lobby))
@@ -268,7 +284,8 @@ class ChallengeService:
                 f"(after {minutes} minutes).")
             title = f"🪑 {entry.name} table"
         else:
-            invited = ", ".join(f"<@{uid}>" for uid in challenge.opponent_ids)
+            invited = ", ".join(challenge.name_of(uid) if is_ai(uid) else f"<@{uid}>"
+                                for uid in challenge.opponent_ids)
             description = (f"<@{challenge.challenger_id}> challenges {invited} to "
                            f"**{entry.name}**.\n*{entry.pitch}*\n\n")
             if len(challenge.opponent_ids) > 1:
@@ -287,6 +304,7 @@ class ChallengeService:
         if challenge.options:
             embed.add_field(name="Options",
                             value=describe_options(GAMES[challenge.game], challenge.options))
+        embed.add_field(name="Clock", value=clock_spec(challenge.clock).label)
         return embed
 
     @staticmethod
@@ -450,9 +468,11 @@ class ChallengeService:
         channel = host_channel(interaction, "Games")
         await self.check_can_host(channel)  # permissions may have changed in ten minutes
         await interaction.response.defer()
-        players = [(uid, challenge.name_of(uid)) for uid in challenge.player_ids]
+        order = challenge.seating or challenge.player_ids
+        players = [(uid, challenge.name_of(uid)) for uid in order]
         record, home = await self._create_game(channel, challenge.game, players,
-                                               challenge.options)
+                                               challenge.options, challenge.clock,
+                                               draw_seats=challenge.seating is None)
         title = game_title(record.game, [seat.display_name for seat in record.seats])
         await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
@@ -471,13 +491,14 @@ class ChallengeService:
 
     async def _create_game(
         self, channel: HostChannel, game_id: str, players: list[tuple[int, str]],
-        options: dict[str, object],
+        options: dict[str, object], clock: str, *, draw_seats: bool = True,
     ) -> tuple[GameRecord, HostChannel]:
         """Draw the seats, open the game's thread (or use the channel) and store the game.
 
         AI players get their seat's own id here (`ai_user_id`), once the seats are drawn.
         """
-        random.SystemRandom().shuffle(players)  # seats are drawn at random
+        if draw_seats:
+            random.SystemRandom().shuffle(players)  # seats are drawn at random
         seats = [Seat(index, ai_user_id(level_of(uid), index) if is_ai(uid) else uid, name)
                  for index, (uid, name) in enumerate(players)]
         title = game_title(game_id, [seat.display_name for seat in seats])
@@ -487,11 +508,13 @@ class ChallengeService:
             parent_id=channel.id if home.id != channel.id else None, seats=seats,
             options=options, rng_seed=random.SystemRandom().getrandbits(63),
             state=GAMES[game_id].new_state(len(seats), options).dump(), now=utcnow(),
+            clock=clock,
         )
         return record, home
 
     async def start_against_ai(
-        self, interaction: Interaction, game_id: str, level: str, options: dict[str, object]
+        self, interaction: Interaction, game_id: str, level: str, options: dict[str, object],
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
         """A member against the AI: no one to wait for, the game starts at once."""
         channel = host_channel(interaction, "Games")
@@ -505,7 +528,8 @@ class ChallengeService:
         await interaction.response.defer()
         players = [(interaction.user.id, interaction.user.display_name),
                    (ai_user_id(level, 0), ai_name(level))]
-        record, home = await self._create_game(channel, game_id, players, resolved)
+        record, home = await self._create_game(channel, game_id, players, resolved,
+                                               clock_name(clock))
         title = game_title(record.game, [seat.display_name for seat in record.seats])
         where = home.mention if home.id != channel.id else "this channel"
         await interaction.edit_original_response(
@@ -513,6 +537,69 @@ class ChallengeService:
                 description=f"🤖 **{title}** is on in {where}: you play against the AI "
                             f"({LEVEL_NAMES[level]}).", colour=discord.Colour.green()))
         await self.sessions.start(record)
+
+    # -- rematch -----------------------------------------------------------------------
+
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
+        """Offer the same game, players, options and clock again, every seat moved one place
+        (two players swap), in the channel the game was challenged from.
+
+        The other people accept it as a challenge; against the AI alone it starts at once.
+        """
+        record = await self.db.get_game(game_id)
+        if record is None:
+            raise Refusal("This game no longer exists.")
+        if record.status is not GameStatus.FINISHED:
+            raise Refusal("A rematch is offered once a game is over; this one was aborted. "
+                          "Start a new one with `/challenge`.")
+        user = interaction.user.id
+        if record.seat_of(user) is None:
+            raise NotAPlayer("Only the players of this game can ask for a rematch.")
+        offered = self._rematches.get(game_id)
+        if offered is not None:
+            pending = await self.db.get_challenge(offered)
+            if pending is not None and pending.status is ChallengeStatus.PENDING:
+                raise Refusal("A rematch of this game is already offered: accept or decline "
+                              "it there.")
+        guild = interaction.guild
+        home = guild.get_channel_or_thread(record.parent_id or record.channel_id) \
+            if guild is not None else None
+        if not isinstance(home, discord.TextChannel | discord.Thread):
+            raise Refusal("The channel this game was played from is gone: start a new game "
+                          "with `/challenge`.")
+        await self.check_can_host(home)
+        seats = record.seats[1:] + record.seats[:1]
+        order = [seat.user_id for seat in seats]
+        names = {seat.user_id: seat.display_name for seat in seats}
+        names[user] = interaction.user.display_name
+        others = [uid for uid in order if uid != user]
+        if all(is_ai(uid) for uid in others):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            new, where = await self._create_game(home, record.game,
+                                                 [(uid, names[uid]) for uid in order],
+                                                 record.options, record.clock, draw_seats=False)
+            await interaction.followup.send(f"🔁 Rematch on in {where.mention}.", ephemeral=True)
+            await self.sessions.start(new)
+            return
+        now = utcnow()
+        async with write_budget():
+            challenge = await self.db.create_challenge(
+                game=record.game, guild_id=record.guild_id, channel_id=home.id,
+                challenger_id=user, opponent_ids=others, player_names=names,
+                options=record.options, now=now, expires_at=now + CHALLENGE_TIMEOUT,
+                clock=record.clock, seating=order,
+                accepted_ids=[uid for uid in others if is_ai(uid)])
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        people = [uid for uid in others if not is_ai(uid)]
+        message_id = await self.publisher.post(home.id, Post(
+            content=f"🔁 Rematch! {' '.join(f'<@{uid}>' for uid in people)}",
+            embed=self._embed(challenge), view=self._buttons(challenge),
+            mentions=discord.AllowedMentions(users=True)))
+        await self.db.set_challenge_message(challenge.id, message_id)
+        self._rematches[game_id] = challenge.id
+        self._schedule(challenge)
+        await interaction.followup.send(
+            f"🔁 Rematch offered in {home.mention}: the others accept it there.", ephemeral=True)
 
     async def _home(self, channel: HostChannel, title: str) -> HostChannel:
         """A new public thread for the game, or the channel itself when none can be made."""

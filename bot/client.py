@@ -17,14 +17,17 @@ from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
 from bot.cogs.records import Records
+from bot.cogs.settings import PlayerSettings
 from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_routed
 from bot.config import Settings
+from bot.deadlines import DeadlineService
 from bot.games import GAME_UIS
 from bot.publisher import DiscordPublisher
 from bot.records import RecordsService
 from bot.replies import Interaction, on_app_command_error, tell
 from bot.router import Router
 from bot.sessions import SessionManager
+from bot.timers import TimerLoop
 from storage import Database
 
 log = logging.getLogger(__name__)
@@ -43,6 +46,8 @@ class Ludotheque(commands.Bot):
     sessions: SessionManager
     challenges: ChallengeService
     records: RecordsService
+    deadlines: DeadlineService
+    timers: TimerLoop
     thinker: Thinker
     _router: Router
 
@@ -66,15 +71,20 @@ class Ludotheque(commands.Bot):
         publisher = DiscordPublisher(self)
         self.thinker = (ProcessThinker(self.settings.ai_workers) if self.settings.ai_workers
                         else ThreadThinker())
-        self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker)
+        self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker,
+                                       archive_after=self.settings.archive_after)
         self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher)
         self.records = RecordsService(self.db, GAME_UIS)
+        self.deadlines = DeadlineService(self.db, self.sessions, publisher)
+        self.timers = TimerLoop(self.db, self.deadlines.actions())
+        self.sessions.timers_changed = self.timers.wake
         self._router = Router(self.sessions, self.challenges, self.records)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
         await self.add_cog(Lobby(self.challenges))
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
+        await self.add_cog(PlayerSettings(self.deadlines))
         await self._sync_commands()
         await self.challenges.resume()
 
@@ -101,12 +111,14 @@ class Ludotheque(commands.Bot):
             return
         self._resumed = True
         count = await self.sessions.resume_all()
+        self.timers.start()  # after resuming: a timeout acts on a current board
         log.info("Ludothèque ready as %s; %d running game(s) resumed", self.user, count)
 
     async def close(self) -> None:
         """Stop timers and close the database before disconnecting."""
         if self._started:
             self.challenges.cancel_timers()
+            self.timers.close()
             self.sessions.close()
             self.thinker.close()
             await self.db.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 
 from storage import DEFAULT_DATABASE_URL
 
@@ -18,6 +19,9 @@ To get one:
      (copy .env.example to start), or export DISCORD_TOKEN in your shell.
 The README explains how to invite the bot to your server."""
 
+DEFAULT_ARCHIVE_AFTER = timedelta(minutes=15)
+"""A finished game's thread stays open this long: time to look at the end and ask a rematch."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -29,10 +33,14 @@ class Settings:
     dev_guild_id: int | None = None
     ai_workers: int = 0
     """Processes that compute AI moves; 0 thinks in a thread (tests, tiny bots)."""
+    archive_after: timedelta | None = DEFAULT_ARCHIVE_AFTER
+    """How long a finished game's thread stays open (for a rematch) before it is archived
+    and locked; None keeps it open."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID and AI_WORKERS."""
+        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS and
+        ARCHIVE_AFTER_MINUTES."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -40,6 +48,10 @@ class Settings:
         workers = env.get("AI_WORKERS", "").strip()
         if workers and not workers.isdigit():
             raise ValueError(f"AI_WORKERS must be a number of processes, not {workers!r}")
+        archive = env.get("ARCHIVE_AFTER_MINUTES", "").strip()
+        if archive and not archive.isdigit():
+            raise ValueError("ARCHIVE_AFTER_MINUTES must be a number of minutes (0 keeps "
+                             f"finished threads open), not {archive!r}")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -47,4 +59,6 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             # One core for the event loop, the others for thinking.
             ai_workers=int(workers) if workers else max(1, (os.cpu_count() or 2) - 1),
+            archive_after=(DEFAULT_ARCHIVE_AFTER if not archive else
+                           timedelta(minutes=int(archive)) if int(archive) else None),
         )

@@ -114,6 +114,10 @@ class Publisher(Protocol):
         """Show that the bot is typing in a channel (for a few seconds, or until it posts)."""
         ...
 
+    async def close_thread(self, channel_id: int) -> None:
+        """Archive and lock a thread: its messages stay readable, nobody posts there."""
+        ...
+
 
 class DiscordPublisher:
     """The real publisher: a discord.py client's REST calls."""
@@ -192,6 +196,16 @@ class DiscordPublisher:
             await channel.typing()
         except discord.HTTPException as error:
             raise self._failed(f"could not type in {channel_id}", error) from error
+
+    async def close_thread(self, channel_id: int) -> None:
+        """Archive and lock a thread (nothing to do for a channel that is not one)."""
+        channel = await self._messageable(channel_id)
+        if not isinstance(channel, discord.Thread):
+            return
+        try:
+            await channel.edit(archived=True, locked=True)
+        except discord.HTTPException as error:
+            raise self._failed(f"could not archive {channel_id}", error) from error
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """DM a user (fails when their DMs are closed)."""

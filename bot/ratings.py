@@ -77,8 +77,8 @@ def compute_ratings(records: Iterable[GameRecord]) -> dict[int, PlayerRating]:
     model = PlackettLuce()
     players: dict[int, PlayerRating] = {}
     for record in records:
-        if record.result is None or len(record.seats) < 2:
-            continue
+        if record.result is None or len(record.seats) < 2 or not record.rated:
+            continue  # a two-player game the AI finished for one side counts for nothing
         entries = []
         counted: set[int] = set()
         for seat in record.seats:
@@ -95,10 +95,15 @@ def compute_ratings(records: Iterable[GameRecord]) -> dict[int, PlayerRating]:
             entries.append(player)
         teams = [[model.create_rating([p.mu, p.sigma])] for p in entries]
         ranks = [float(rank) for rank in ranks_of(record.result, len(entries))]
+        # Who left a game of 3 or more (the AI played on for them) ranks after everyone.
+        last = max(ranks) + 1
+        ranks = [last if seat.stand_in is not None else rank
+                 for seat, rank in zip(record.seats, ranks, strict=True)]
         rated = model.rate(teams, ranks=ranks)
         for seat, player, team in zip(record.seats, entries, rated, strict=True):
             player.mu, player.sigma = team[0].mu, team[0].sigma
-            _count(player, outcome_of(record.result, seat.seat))
+            _count(player, LOSS if seat.stand_in is not None
+                   else outcome_of(record.result, seat.seat))
     return players
 
 

@@ -60,8 +60,13 @@ def history_line(record: GameRecord, user_id: int) -> str:
         outcome = "aborted"
     else:
         outcome = {"win": "won", "draw": "draw", "loss": "lost"}[outcome_of(record.result, seat)]
-        if record.result.get("reason") == EndReason.RESIGNED:
+        reason = record.result.get("reason")
+        if reason == EndReason.RESIGNED:
             outcome += " (resignation)"
+        elif reason == EndReason.TIMEOUT:
+            outcome += " (on time)"
+        if not record.rated:
+            outcome += " · unrated"
     when = record.finished_at or record.updated_at
     return (f"`#{record.id}` **{game_name(record.game)}** vs {others} · {outcome} · "
             f"{discord.utils.format_dt(when, 'd')}")

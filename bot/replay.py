@@ -25,7 +25,7 @@ def replay_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Po
     state = GAMES[record.game].new_state(len(record.seats), options=record.options or None)
     positions = [Position(state.view(None), None)]
     for move in moves:
-        if move.kind is MoveKind.RESIGN:
+        if not move.kind.changes_the_board:
             continue
         state.apply(move.move)
         shown = move.move if move.kind in (MoveKind.PLAYER, MoveKind.FORCED) else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 from bot.challenges import ChallengeService
 from bot.components import (
     MAX_ID,
@@ -14,7 +16,11 @@ from bot.errors import Refusal
 from bot.games.common import require_player, resign_prompt
 from bot.records import RecordsService
 from bot.replies import Interaction
-from bot.sessions import SessionManager
+from bot.sessions import GameSession, SessionManager
+from storage import MoveKind
+
+TIMEOUT_CHOICES = ("claim_win", "let_ai_play", "keep_waiting")
+"""What the others may do once the player to move ran out of time (two-player games)."""
 
 
 def plausible(record_id: int) -> bool:
@@ -38,6 +44,12 @@ class Router:
         session = await self.sessions.get(action.game_id) if plausible(action.game_id) else None
         if session is None:
             raise Refusal("This game no longer exists.")
+        if action.action == "rematch":
+            await self.challenges.rematch(interaction, action.game_id)
+            return
+        if action.action in TIMEOUT_CHOICES:
+            await self._timeout_choice(interaction, session, action)
+            return
         if session.is_over:
             raise Refusal(session.over_text())
         if action.ply is not None and action.ply != session.ply:
@@ -52,12 +64,38 @@ class Router:
         elif action.action == "resign_confirm":
             require_player(session, user)
             await interaction.response.defer()  # answer before writing
-            await session.resign(user)
-            await interaction.edit_original_response(content="You resigned.", view=None)
+            turn = await session.resign(user)
+            left = any(move.kind is MoveKind.LEAVE for move in turn.moves)
+            text = "You left: 🤖 the AI plays your seat." if left else "You resigned."
+            await interaction.edit_original_response(content=text, view=None)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content="Game on!", view=None)
         else:
             await session.ui.handle(interaction, session, action, values)
+
+    @staticmethod
+    async def _timeout_choice(
+        interaction: Interaction, session: GameSession, action: GameAction
+    ) -> None:
+        """Claim the win, let the AI play, or keep waiting, once the player to move ran out."""
+        ply = -1 if action.ply is None else action.ply
+        user = interaction.user.id
+        absent = session.check_timed_out(user, ply)  # refuse before answering
+        name = session.names[absent]
+        await interaction.response.defer()  # answer before writing
+        if action.action == "claim_win":
+            await session.claim_win(user, ply)
+            outcome = f"{interaction.user.mention} claimed the win."
+        elif action.action == "let_ai_play":
+            await session.let_ai_play(user, ply)
+            outcome = (f"{interaction.user.mention} let 🤖 the AI play for {name}: the game "
+                       "counts for no rating.")
+        else:
+            deadline = await session.keep_waiting(user, ply)
+            until = f" until {discord.utils.format_dt(deadline, 'R')}" if deadline else ""
+            outcome = f"{interaction.user.mention} keeps waiting: {name} has time{until}."
+        await interaction.edit_original_response(
+            content=f"⏰ **{name}** ran out of time in **{session.title}**. {outcome}", view=None)
 
     async def challenge_answer(self, interaction: Interaction, answer: ChallengeAnswer) -> None:
         """Accept or Decline."""

@@ -11,21 +11,31 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 
-from bot.ai_players import Thinker, ai_seed, is_ai, level_of
-from bot.board import board_post, draw_board, last_shown_move
+from bot.ai_players import DEFAULT_LEVEL, Thinker, ai_seed, ai_user_id, is_ai, level_of
+from bot.board import board_post, draw_board, last_shown_move, timeout_choice_post
+from bot.clock import turn_timers
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
-from bot.games.base import GameUI, Notice, PrivateNote, Turn
+from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn
 from bot.publisher import Post, Problem, Publisher, PublishFailed, permission_names
 from bot.replies import stored_move
 from engines import CHANCE, GAMES, EndReason, GameState, Result
-from storage import Database, GameRecord, GameStatus, MoveKind, NewMove, StaleGame
+from storage import (
+    Database,
+    GameRecord,
+    GameStatus,
+    MoveKind,
+    NewMove,
+    NewTimer,
+    StaleGame,
+    TimerEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +47,9 @@ THINKING_NOTICE_AFTER = 1.0
 
 MAX_AUTOMATIC_STEPS = 10_000
 """Chance outcomes and forced moves applied in a row before giving up (a safety net)."""
+
+STAND_IN_LEVEL = DEFAULT_LEVEL
+"""The AI level that takes the seat of a player who left or ran out of time."""
 
 AnyState = GameState[Any, Any]
 
@@ -109,17 +122,21 @@ class GameSession:
     """A running (or just finished) game held in memory, with its lock (a `Table` for UIs)."""
 
     def __init__(self, record: GameRecord, state: AnyState, *, db: Database, ui: GameUI[Any],
-                 publisher: Publisher, thinker: Thinker | None = None) -> None:
+                 publisher: Publisher, thinker: Thinker | None = None,
+                 archive_after: timedelta | None = None,
+                 timers_changed: Callable[[], None] = lambda: None) -> None:
         self._record = record
         self._state = state
         self.db = db
         self.ui = ui
         self.publisher = publisher
         self.thinker = thinker
+        self.archive_after = archive_after
+        """How long a finished game's thread stays open; None: it is never archived."""
+        self.timers_changed = timers_changed
+        """Called once new timers are stored, so the timer loop wakes for an earlier one."""
         self._ai_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
-        self.abort_votes: set[int] = set()
-        """Players who asked to abort (kept in memory: a restart forgets the votes)."""
         self._mender: asyncio.Task[None] | None = None
         self._shown_since: int | None = None
         """A snowflake from when the current position was first shown (its board's id):
@@ -176,6 +193,8 @@ class GameSession:
         seat = self._record.seat_of(user_id)
         if seat is None:
             raise NotAPlayer(f"You are not playing in {self.title}.")
+        if self._record.seats[seat].stand_in is not None:
+            raise Refusal("You left this game: 🤖 the AI plays your seat until the end.")
         mover = self._state.current_player
         if mover != seat:
             whose = self.names[mover] if mover is not None and mover >= 0 else "nobody"
@@ -219,27 +238,174 @@ class GameSession:
                 raise StaleBoard("A move was played while you were typing yours: look at "
                                  "the new board, then play again.")
             seat = self.seat_to_act(user_id, expected_ply=expected_ply)
-            work = self._state.clone()
-            applied = work.apply(move)  # IllegalMove leaves self.state untouched
-            moves = [NewMove(seat, user_id, MoveKind.PLAYER, str(applied))]
-            moves += automatic_steps(work, self._record, self.ply + 1)
-            turn = Turn(moves, work)
-            await self._store(turn, work.result())
-            stored_move.set(str(applied))
-            return await self._announce(turn)
+            return await self._apply(seat, user_id, move)
+
+    async def _apply(self, seat: int, actor: int, move: str) -> Turn:
+        """Play `move` for `seat` (the lock is held), then the automatic steps; store, announce."""
+        work = self._state.clone()
+        applied = work.apply(move)  # IllegalMove leaves self.state untouched
+        moves = [NewMove(seat, actor, MoveKind.PLAYER, str(applied))]
+        moves += automatic_steps(work, self._record, self.ply + 1)
+        turn = Turn(moves, work)
+        await self._store(turn, work.result())
+        stored_move.set(str(applied))
+        return await self._announce(turn)
+
+    # -- who is still there --------------------------------------------------------------
+
+    def is_ai_seat(self, seat: int) -> bool:
+        """True when the AI plays `seat`: an AI player, or a stand-in for one who left."""
+        player = self._record.seats[seat]
+        return player.stand_in is not None or is_ai(player.user_id)
+
+    def present_seats(self, *, besides: int | None = None) -> list[int]:
+        """Seats still played by a person (other than `besides`)."""
+        return [s.seat for s in self._record.seats
+                if s.seat != besides and not self.is_ai_seat(s.seat)]
+
+    @property
+    def leaves_instead_of_resigning(self) -> bool:
+        """True when resigning hands the seat to the AI: 3+ seats and another person remains."""
+        return len(self._record.seats) >= 3
 
     async def resign(self, user_id: int) -> Turn:
-        """The user gives up: every other seat wins."""
+        """The user gives up: every other seat wins; in a game of 3 or more where someone else
+        still plays, the AI takes the seat instead and the game goes on."""
         async with self.lock:
             if self.is_over:
                 raise GameOver("This game is already over.")
             seat = self._record.seat_of(user_id)
             if seat is None:
                 raise NotAPlayer(f"You are not playing in {self.title}.")
+            if self._record.seats[seat].stand_in is not None:
+                raise Refusal("You already left this game: 🤖 the AI plays your seat.")
+            if self.leaves_instead_of_resigning and self.present_seats(besides=seat):
+                return await self._hand_to_ai(seat, LEFT, unrated=False)
             winners = [s for s in range(self._state.num_players) if s != seat]
             turn = Turn([NewMove(seat, user_id, MoveKind.RESIGN, "resign")], self._state)
             await self._store(turn, Result(winners, None, EndReason.RESIGNED))
             return await self._announce(turn)
+
+    async def _hand_to_ai(self, seat: int, why: str, *, unrated: bool) -> Turn:
+        """Give `seat` to the AI for the rest of the game (the lock is held); log it, announce."""
+        user = self._record.user_at(seat)
+        turn = Turn([NewMove(seat, user, MoveKind.LEAVE, why)], self._state)
+        await self._store(turn, None, stand_ins={seat: STAND_IN_LEVEL}, unrated=unrated)
+        return await self._announce(turn)
+
+    # -- the clock -----------------------------------------------------------------------
+
+    def check_timed_out(self, user_id: int, ply: int) -> int:
+        """The absent seat if `user_id` may act on its timeout at `ply`; else a Refusal."""
+        if self.is_over:
+            raise GameOver("This game is over.")
+        mover = self._state.current_player
+        if ply != self.ply or mover is None or mover < 0:
+            raise StaleBoard("Too late: the game moved on since (the player came back).")
+        seat = self._record.seat_of(user_id)
+        if seat is None or seat == mover or self.is_ai_seat(seat):
+            others = " and ".join(self.names[s] for s in self.present_seats(besides=mover))
+            raise NotAPlayer(f"Only {others or 'the other players'} may decide this.")
+        deadline = self._record.deadline
+        if deadline is None or utcnow() < deadline:
+            until = f" until {discord.utils.format_dt(deadline, 'R')}" if deadline else ""
+            raise Refusal(f"{self.names[mover]} still has time{until}.")
+        return mover
+
+    async def time_out(self, seat: int, ply: int) -> None:
+        """The deadline of `seat`'s move at `ply` passed: end, hand over, or let others choose.
+
+        Alone with AIs, the absent player loses on time. In a game of 3 or more the AI takes
+        the seat so the others can finish. In a two-player game the opponent chooses (see
+        `claim_win`, `let_ai_play`, `keep_waiting`). A stale timeout (the player moved) does
+        nothing.
+        """
+        async with self.lock:
+            if self.is_over or self.ply != ply or self._state.current_player != seat:
+                return
+            deadline = self._record.deadline
+            if deadline is None or utcnow() < deadline:
+                return  # the clock was given more time ("keep waiting")
+            others = self.present_seats(besides=seat)
+            if not others:
+                await self._end_on_time(seat)
+            elif len(self._record.seats) >= 3:
+                await self._hand_to_ai(seat, TIMED_OUT, unrated=False)
+            else:
+                await self.publisher.post(self._record.channel_id,
+                                          timeout_choice_post(self, seat, others))
+
+    async def _end_on_time(self, seat: int) -> Turn:
+        winners = [s for s in range(self._state.num_players) if s != seat]
+        user = self._record.user_at(seat)
+        turn = Turn([NewMove(seat, user, MoveKind.TIMEOUT, "timeout")], self._state)
+        await self._store(turn, Result(winners, None, EndReason.TIMEOUT))
+        return await self._announce(turn)
+
+    async def claim_win(self, user_id: int, ply: int) -> Turn:
+        """The opponent of a player out of time claims the win (rated, reason `timeout`)."""
+        async with self.lock:
+            return await self._end_on_time(self.check_timed_out(user_id, ply))
+
+    async def let_ai_play(self, user_id: int, ply: int) -> Turn:
+        """The AI finishes the game for the player out of time; the game is then not rated."""
+        async with self.lock:
+            seat = self.check_timed_out(user_id, ply)
+            return await self._hand_to_ai(seat, TIMED_OUT, unrated=True)
+
+    async def keep_waiting(self, user_id: int, ply: int) -> datetime | None:
+        """Give the player out of time a whole new period; returns the new deadline."""
+        async with self.lock:
+            seat = self.check_timed_out(user_id, ply)
+            deadline, timers = turn_timers(self._record.clock, self.ply, seat, utcnow())
+            if not await self.db.set_turn_clock(self.id, self.ply, deadline, timers):
+                await self._reload()
+                raise StaleBoard(self.stale_text())
+            self._record.deadline = deadline
+            self.timers_changed()
+            try:
+                self._shown_since = await self.post_board()  # the board shows the deadline
+            except PublishFailed:
+                self.mend_later()
+            return deadline
+
+    async def start_clock(self) -> None:
+        """Give the player to move a deadline if the game has a clock and none is set (a new
+        game, or one resumed from an older version)."""
+        async with self.lock:
+            if self.is_over or self._record.deadline is not None:
+                return
+            deadline, timers = self._turn_clock(self._state, self.ply, utcnow())
+            if deadline is None:
+                return
+            if await self.db.set_turn_clock(self.id, self.ply, deadline, timers):
+                self._record.deadline = deadline
+                self.timers_changed()
+
+    def _turn_clock(self, state: AnyState, ply: int, now: datetime,
+                    stand_ins: Mapping[int, str] | None = None,
+                    ) -> tuple[datetime | None, list[NewTimer]]:
+        """The deadline and timers of the move at `ply` (none for the AI, or a finished game)."""
+        seat = state.current_player
+        if state.is_over() or seat is None or seat < 0:
+            return None, []
+        if self.is_ai_seat(seat) or seat in (stand_ins or {}):
+            return None, []
+        return turn_timers(self._record.clock, ply, seat, now)
+
+    async def abort_voters(self) -> set[int]:
+        """The players who asked to abort this game (stored: a restart keeps them)."""
+        return await self.db.abort_votes(self.id)
+
+    def abort_missing(self, voters: set[int]) -> list[int]:
+        """The seats whose agreement to abort is missing (the AI agrees by itself)."""
+        return [s.seat for s in self._record.seats
+                if s.user_id not in voters and not self.is_ai_seat(s.seat)]
+
+    async def ask_to_abort(self, user_id: int) -> list[int]:
+        """Record a player's wish to abort; the seats whose agreement is still missing."""
+        await self.db.add_abort_vote(self.id, user_id)
+        return self.abort_missing(await self.abort_voters())
 
     async def abort(self, by: str) -> None:
         """Cancel the game (no result, no rating): store it, post a notice, retire the board."""
@@ -292,13 +458,25 @@ class GameSession:
                 raise Refusal(text[0].upper() + text[1:]) from failure
         return message_link(self._record.guild_id, self._record.channel_id, message_id)
 
-    async def _store(self, turn: Turn, result: Result | None) -> None:
-        """Commit the turn, guarded by the ply it was computed from; then adopt it."""
+    async def _store(self, turn: Turn, result: Result | None, *,
+                     stand_ins: Mapping[int, str] | None = None, unrated: bool = False) -> None:
+        """Commit the turn, guarded by the ply it was computed from; then adopt it.
+
+        The same write gives the next move its deadline and timers (or, at the end, the
+        timer that archives the thread), hands seats to the AI and unrates the game.
+        """
         now = utcnow()
+        new_ply = self.ply + len(turn.moves)
+        deadline, timers = (None, []) if result is not None else self._turn_clock(
+            turn.state, new_ply, now, stand_ins)
+        if result is not None and self.archive_after is not None \
+                and self._record.parent_id is not None:  # only the game's own thread
+            timers = [NewTimer(TimerEvent.ARCHIVE, now + self.archive_after, new_ply)]
         try:
             ply = await self.db.record_moves(
                 self.id, self.ply, turn.moves, turn.state.dump(),
                 result=dict(result.to_dict()) if result else None, now=now,
+                deadline=deadline, timers=timers, stand_ins=stand_ins, unrated=unrated,
             )
         except StaleGame as error:  # someone else wrote this game: reload, refuse
             await self._reload()
@@ -307,9 +485,17 @@ class GameSession:
         self._record.ply = ply
         self._record.updated_at = now
         self._record.state = turn.state.dump()
+        self._record.deadline = deadline
+        for seat, level in (stand_ins or {}).items():
+            self._record.seats[seat] = replace(self._record.seats[seat], stand_in=level)
+        if unrated:
+            self._record.rated = False
         if result is not None:
             self._record.status = GameStatus.FINISHED
             self._record.result = dict(result.to_dict())
+            self._record.finished_at = now
+        if timers:
+            self.timers_changed()
 
     async def _reload(self) -> None:
         fresh = await self.db.get_game(self.id)
@@ -351,7 +537,14 @@ class GameSession:
         """True when an AI seat must decide now."""
         seat = self._state.current_player
         return (self.thinker is not None and not self.is_over and seat is not None
-                and seat >= 0 and is_ai(self._record.user_at(seat)))
+                and seat >= 0 and self.is_ai_seat(seat))
+
+    def _ai_of(self, seat: int) -> tuple[int, str]:
+        """Who the AI at `seat` is (its id in the log) and its level."""
+        player = self._record.seats[seat]
+        if player.stand_in is not None:
+            return ai_user_id(player.stand_in, seat), player.stand_in
+        return player.user_id, level_of(player.user_id)
 
     def schedule_ai(self) -> None:
         """Let the AI play in the background when it is its turn (one task at a time)."""
@@ -365,16 +558,18 @@ class GameSession:
         assert self.thinker is not None
         ply, seat = self.ply, self._state.current_player
         assert seat is not None
-        user = self._record.user_at(seat)
+        actor, level = self._ai_of(seat)
         thinking = asyncio.ensure_future(self.thinker.choose(
-            self._record.game, self._state.dump(), level_of(user),
-            ai_seed(self._record.rng_seed, ply)))
+            self._record.game, self._state.dump(), level, ai_seed(self._record.rng_seed, ply)))
         try:
             done, _ = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
             if not done:
                 await self._typing()
             move = await thinking
-            await self.play(user, move, expected_ply=ply)
+            async with self.lock:
+                if self.is_over or self.ply != ply:
+                    return  # the game moved on meanwhile (a resignation, an abort)
+                await self._apply(seat, actor, move)
         except (StaleBoard, GameOver, NotYourTurn):
             return  # the game moved on meanwhile (a resignation, an abort): nothing to play
         except Exception:
@@ -459,7 +654,7 @@ class GameSession:
     async def post_board(self, moves: Sequence[NewMove] = ()) -> int:
         """Post the current board with its live components; retire the previous board's."""
         shown = list(moves) or [m for m in await self.db.moves(self.id)
-                                if m.kind is not MoveKind.RESIGN][-1:]
+                                if m.kind.changes_the_board][-1:]
         png = await draw_board(self, last_shown_move(shown))
         previous = self._record.board_message_id
         message_id = await self.publisher.post(self._record.channel_id,
@@ -483,11 +678,15 @@ class SessionManager:
     """Loads sessions from storage on demand and keeps one per game (one lock per game)."""
 
     def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]],
-                 publisher: Publisher, thinker: Thinker | None = None) -> None:
+                 publisher: Publisher, thinker: Thinker | None = None, *,
+                 archive_after: timedelta | None = None) -> None:
         self.db = db
         self.uis = uis
         self.publisher = publisher
         self.thinker = thinker
+        self.archive_after = archive_after
+        self.timers_changed: Callable[[], None] = lambda: None
+        """Wakes the timer loop (set by the bot once the loop exists)."""
         self._sessions: dict[int, GameSession] = {}
         self._loading = asyncio.Lock()
 
@@ -513,13 +712,15 @@ class SessionManager:
     def _adopt(self, record: GameRecord) -> GameSession:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,
-                              thinker=self.thinker)
+                              thinker=self.thinker, archive_after=self.archive_after,
+                              timers_changed=lambda: self.timers_changed())
         self._sessions[record.id] = session
         return session
 
     async def start(self, record: GameRecord) -> GameSession:
         """Open a new game's session, play its automatic first steps and post its board."""
         session = self._adopt(record)
+        await session.start_clock()  # before the board, which shows the deadline
         if await session.advance() is None:
             if not await session.mend_board():
                 session.mend_later()
@@ -534,6 +735,7 @@ class SessionManager:
             session = await self.get(record.id)
             if session is None:
                 continue
+            await session.start_clock()
             if await session.advance() is None and session.board_behind \
                     and not await session.mend_board():
                 session.mend_later()

@@ -46,6 +46,13 @@ class EndReason(StrEnum):
     """Any game: a player resigned (recorded by the bot, never by an engine)."""
     ABORTED = "aborted"
     """Any game: the game was called off (recorded by the bot, never by an engine)."""
+    TIMEOUT = "timeout"
+    """Any game: the player to move ran out of time (recorded by the bot, never by an engine)."""
+
+    @property
+    def by_a_seat(self) -> bool:
+        """True when a player ended the game (resigned, ran out of time), not the rules."""
+        return self in (EndReason.RESIGNED, EndReason.TIMEOUT)
 
 
 class ResultDict(TypedDict):

@@ -28,7 +28,10 @@ from storage.models import (
     GameStatus,
     MoveKind,
     MoveRecord,
+    NewTimer,
     Seat,
+    Timer,
+    TimerEvent,
 )
 
 __all__ = [
@@ -46,6 +49,7 @@ __all__ = [
     "MoveKind",
     "MoveRecord",
     "NewMove",
+    "NewTimer",
     "Seat",
     "StaleGame",
     "StorageBusy",
@@ -53,6 +57,8 @@ __all__ = [
     "StorageError",
     "StorageFull",
     "StorageReadOnly",
+    "Timer",
+    "TimerEvent",
     "Transaction",
     "Written",
     "sqlite_path",

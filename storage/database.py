@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -37,13 +37,17 @@ from storage.errors import (
 )
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
+    TURN_EVENTS,
     ChallengeRecord,
     ChallengeStatus,
     GameRecord,
     GameStatus,
     MoveKind,
     MoveRecord,
+    NewTimer,
     Seat,
+    Timer,
+    TimerEvent,
 )
 
 DEFAULT_DATABASE_URL = "sqlite:///data/ludotheque.db"
@@ -90,6 +94,23 @@ def _dumps(value: Any) -> str:
 
 def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
+
+
+def _timer_rows(game_id: int, timers: Sequence[NewTimer]) -> list[tuple[Any, ...]]:
+    return [(game_id, t.event.value, t.due_at.timestamp(), t.ply, t.seat) for t in timers]
+
+
+def _replace_turn(connection: sqlite3.Connection, game_id: int, deadline: datetime | None,
+                  timers: Sequence[NewTimer]) -> None:
+    """Set the turn's deadline and swap the game's turn timers for `timers` (same transaction)."""
+    connection.execute("UPDATE games SET deadline = ? WHERE id = ?",
+                       (deadline.isoformat() if deadline else None, game_id))
+    connection.execute(
+        "DELETE FROM timers WHERE game_id = ? AND event IN (SELECT value FROM json_each(?))",
+        (game_id, _dumps([event.value for event in TURN_EVENTS])))
+    connection.executemany(
+        "INSERT INTO timers (game_id, event, due_at, ply, seat) VALUES (?, ?, ?, ?, ?)",
+        _timer_rows(game_id, timers))
 
 
 async def _call(connection: aiosqlite.Connection, work: Work[T]) -> T:
@@ -398,6 +419,7 @@ class Database:
         rng_seed: int,
         state: dict[str, Any],
         now: datetime,
+        clock: str = "none",
     ) -> GameRecord:
         """Insert a running game with its seats, in one transaction; returns it with its id."""
         stamp = now.isoformat()
@@ -406,10 +428,10 @@ class Database:
         def insert(connection: sqlite3.Connection) -> int:
             cursor = connection.execute(
                 """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed,
-                                      state, ply, status, created_at, updated_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)""",
+                                      state, ply, status, created_at, updated_at, clock)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)""",
                 (game, guild_id, channel_id, parent_id, _dumps(options), rng_seed,
-                 _dumps(state), GameStatus.RUNNING.value, stamp, stamp),
+                 _dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock),
             )
             game_id = cursor.lastrowid
             assert game_id is not None  # set by every successful INSERT
@@ -461,12 +483,19 @@ class Database:
         *,
         result: Mapping[str, Any] | None,
         now: datetime,
+        deadline: datetime | None = None,
+        timers: Sequence[NewTimer] = (),
+        stand_ins: Mapping[int, str] | None = None,
+        unrated: bool = False,
     ) -> int:
         """Append moves and store the new state in one transaction; returns the new ply.
 
         Raises `StaleGame` when the stored ply is not `expected_ply`, so a move computed from
         an out-of-date state is never written. The guarded UPDATE and the log rows go to the
-        writer's thread in one round trip; any failure rolls back both.
+        writer's thread in one round trip; any failure rolls back both. The same transaction
+        sets the next turn's `deadline` and replaces the game's turn timers with `timers`
+        (an ARCHIVE timer among them is added), hands the seats in `stand_ins` to the AI, and
+        with `unrated` takes the game out of the ratings.
         """
         stamp = now.isoformat()
         status = GameStatus.FINISHED if result is not None else GameStatus.RUNNING
@@ -491,10 +520,87 @@ class Database:
                    VALUES (?, ?, ?, ?, ?, ?, ?)""",
                 rows,
             )
+            _replace_turn(connection, game_id, deadline, timers)
+            connection.executemany(
+                "UPDATE seats SET stand_in = ? WHERE game_id = ? AND seat = ?",
+                [(level, game_id, seat) for seat, level in (stand_ins or {}).items()])
+            if unrated:
+                connection.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
 
         async with self.transaction() as tx:
             await tx.run(write)
         return new_ply
+
+    async def set_turn_clock(self, game_id: int, ply: int, deadline: datetime | None,
+                             timers: Sequence[NewTimer]) -> bool:
+        """Give the turn at `ply` its deadline and timers (replacing the game's turn timers);
+        False when the game is no longer running at that ply."""
+
+        def write(connection: sqlite3.Connection) -> bool:
+            current = connection.execute(
+                "SELECT 1 FROM games WHERE id = ? AND ply = ? AND status = ?",
+                (game_id, ply, GameStatus.RUNNING.value)).fetchone()
+            if current is None:
+                return False
+            _replace_turn(connection, game_id, deadline, timers)
+            return True
+
+        async with self.transaction() as tx:
+            return await tx.run(write)
+
+    async def next_timer(self) -> Timer | None:
+        """The timer due first, or None when there is none."""
+        rows = await self._fetch("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+        return _timer(rows[0]) if rows else None
+
+    async def timers_of(self, game_id: int) -> list[Timer]:
+        """A game's pending timers, the first due first."""
+        rows = await self._fetch("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at, id",
+                                 (game_id,))
+        return [_timer(row) for row in rows]
+
+    async def drop_timer(self, timer_id: int) -> bool:
+        """Forget a timer once it has fired; False if it was already gone (fired elsewhere)."""
+        written = await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
+        return written.rowcount == 1
+
+    async def postpone_timer(self, timer_id: int, due_at: datetime) -> None:
+        """Try a timer again later (its action failed), counting the attempt."""
+        await self._write("UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE id = ?",
+                          (due_at.timestamp(), timer_id))
+
+    async def add_timer(self, game_id: int, timer: NewTimer) -> None:
+        """Store one timer (an archive after the end, say)."""
+        await self._write(
+            "INSERT INTO timers (game_id, event, due_at, ply, seat) VALUES (?, ?, ?, ?, ?)",
+            _timer_rows(game_id, [timer])[0])
+
+    # -- abort votes and player settings ------------------------------------------------
+
+    async def add_abort_vote(self, game_id: int, user_id: int) -> bool:
+        """Record that a player asks to abort; False if they had asked already."""
+        written = await self._write(
+            "INSERT OR IGNORE INTO abort_votes (game_id, user_id) VALUES (?, ?)",
+            (game_id, user_id))
+        return written.rowcount == 1
+
+    async def abort_votes(self, game_id: int) -> set[int]:
+        """The players who asked to abort the game."""
+        rows = await self._fetch("SELECT user_id FROM abort_votes WHERE game_id = ?", (game_id,))
+        return {int(row["user_id"]) for row in rows}
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether the member wants turn reminders by DM (yes unless they turned them off)."""
+        rows = await self._fetch("SELECT dm_reminders FROM player_settings WHERE user_id = ?",
+                                 (user_id,))
+        return bool(rows[0]["dm_reminders"]) if rows else True
+
+    async def set_dm_reminders(self, user_id: int, wanted: bool) -> None:
+        """Turn a member's DM reminders on or off."""
+        await self._write(
+            """INSERT INTO player_settings (user_id, dm_reminders) VALUES (?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders""",
+            (user_id, int(wanted)))
 
     async def abort_game(self, game_id: int, *, now: datetime) -> bool:
         """Mark a running game aborted (it counts for no rating); False if it was not running."""
@@ -563,10 +669,11 @@ class Database:
             ids = [row["id"] for row in rows]
             seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
             for r in connection.execute(
-                "SELECT game_id, seat, user_id, display_name FROM seats WHERE game_id IN "
-                "(SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
+                "SELECT game_id, seat, user_id, display_name, stand_in FROM seats WHERE game_id "
+                "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
             ).fetchall():
-                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"]))
+                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
+                                                r["stand_in"]))
             return [_record(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
@@ -586,16 +693,20 @@ class Database:
         now: datetime,
         expires_at: datetime,
         kind: str = "challenge",
+        clock: str = "daily",
+        seating: list[int] | None = None,
+        accepted_ids: list[int] | None = None,
     ) -> ChallengeRecord:
         """Insert a pending challenge (or, with kind `lobby`, an open table)."""
         written = await self._write(
             """INSERT INTO challenges (game, guild_id, channel_id, challenger_id, opponent_ids,
                                        player_names, options, status, created_at, expires_at,
-                                       kind)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                                       kind, clock, seating, accepted_ids)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (game, guild_id, channel_id, challenger_id, _dumps(opponent_ids),
              _dumps({str(k): v for k, v in player_names.items()}), _dumps(options),
-             ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind),
+             ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind,
+             clock, None if seating is None else _dumps(seating), _dumps(accepted_ids or [])),
         )
         challenge_id = written.lastrowid
         assert challenge_id is not None  # set by every successful INSERT
@@ -671,6 +782,20 @@ def _challenge(row: sqlite3.Row) -> ChallengeRecord:
         expires_at=datetime.fromisoformat(row["expires_at"]),
         accepted_ids=json.loads(row["accepted_ids"]),
         kind=row["kind"],
+        clock=row["clock"],
+        seating=json.loads(row["seating"]) if row["seating"] else None,
+    )
+
+
+def _timer(row: sqlite3.Row) -> Timer:
+    return Timer(
+        id=row["id"],
+        game_id=row["game_id"],
+        event=TimerEvent(row["event"]),
+        due_at=datetime.fromtimestamp(row["due_at"], UTC),
+        ply=row["ply"],
+        seat=row["seat"],
+        attempts=row["attempts"],
     )
 
 
@@ -693,6 +818,9 @@ def _record(row: sqlite3.Row, seats: list[Seat]) -> GameRecord:
         updated_at=datetime.fromisoformat(row["updated_at"]),
         finished_at=_time(row["finished_at"]),
         board_ply=row["board_ply"],
+        clock=row["clock"],
+        deadline=_time(row["deadline"]),
+        rated=bool(row["rated"]),
     )
 
 

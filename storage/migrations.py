@@ -109,6 +109,49 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE games ADD COLUMN board_ply INTEGER",
         ),
     ),
+    Migration(
+        5,
+        "turn clocks, timers, AI stand-ins, abort votes and player settings",
+        (
+            # Games made before the clock existed were agreed without one: they keep none.
+            "ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT 'none'",
+            # When the player to move runs out of time (NULL: no clock, or nobody to wait for).
+            "ALTER TABLE games ADD COLUMN deadline TEXT",
+            # 0 once a player's seat was handed to the AI in a two-player game.
+            "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
+            # The AI level that plays the seat of a player who left or ran out of time.
+            "ALTER TABLE seats ADD COLUMN stand_in TEXT",
+            "ALTER TABLE challenges ADD COLUMN clock TEXT NOT NULL DEFAULT 'daily'",
+            # A fixed seat order (a rematch swaps the seats); NULL: seats are drawn.
+            "ALTER TABLE challenges ADD COLUMN seating TEXT",
+            """
+            CREATE TABLE timers (
+                id       INTEGER PRIMARY KEY AUTOINCREMENT,
+                game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                event    TEXT    NOT NULL,
+                due_at   REAL    NOT NULL,
+                ply      INTEGER NOT NULL,
+                seat     INTEGER,
+                attempts INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX timers_by_due ON timers (due_at)",
+            "CREATE INDEX timers_by_game ON timers (game_id, event)",
+            """
+            CREATE TABLE abort_votes (
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL,
+                PRIMARY KEY (game_id, user_id)
+            )
+            """,
+            """
+            CREATE TABLE player_settings (
+                user_id      INTEGER PRIMARY KEY,
+                dm_reminders INTEGER NOT NULL DEFAULT 1
+            )
+            """,
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -117,15 +160,18 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "games": (
         "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
         "ply", "status", "result", "board_message_id", "created_at", "updated_at",
-        "finished_at", "board_ply",
+        "finished_at", "board_ply", "clock", "deadline", "rated",
     ),
-    "seats": ("game_id", "seat", "user_id", "display_name"),
+    "seats": ("game_id", "seat", "user_id", "display_name", "stand_in"),
     "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),
     "challenges": (
         "id", "game", "guild_id", "channel_id", "challenger_id", "opponent_ids", "player_names",
         "options", "message_id", "status", "game_id", "created_at", "expires_at",
-        "accepted_ids", "kind",
+        "accepted_ids", "kind", "clock", "seating",
     ),
+    "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
+    "abort_votes": ("game_id", "user_id"),
+    "player_settings": ("user_id", "dm_reminders"),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that
 lacks one (the migrations build exactly these; a test keeps the two in step)."""

@@ -33,6 +33,55 @@ class MoveKind(StrEnum):
     FORCED = "forced"
     CHANCE = "chance"
     RESIGN = "resign"
+    LEAVE = "leave"
+    """A seat handed to the AI (its player left or ran out of time); the game goes on."""
+    TIMEOUT = "timeout"
+    """The player to move ran out of time and the others claimed the win."""
+
+    @property
+    def changes_the_board(self) -> bool:
+        """True for moves the engine played (a replay applies them); False for seat events."""
+        return self in (MoveKind.PLAYER, MoveKind.FORCED, MoveKind.CHANCE)
+
+
+class TimerEvent(StrEnum):
+    """What a stored timer does when it is due."""
+
+    HALF_TIME = "half_time"
+    """Remind the player to move: half their time is gone."""
+    LAST_CALL = "last_call"
+    """Remind the player to move: their time is nearly out."""
+    TIMEOUT = "timeout"
+    """The player to move ran out of time."""
+    ARCHIVE = "archive"
+    """A finished game's thread is archived and locked."""
+
+
+TURN_EVENTS = (TimerEvent.HALF_TIME, TimerEvent.LAST_CALL, TimerEvent.TIMEOUT)
+"""The timers of one turn: a new turn replaces them."""
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A stored timer: `event` for `game_id` once `due_at` has passed, if still at `ply`."""
+
+    id: int
+    game_id: int
+    event: TimerEvent
+    due_at: datetime
+    ply: int
+    seat: int | None
+    attempts: int = 0
+
+
+@dataclass(frozen=True)
+class NewTimer:
+    """A timer to store."""
+
+    event: TimerEvent
+    due_at: datetime
+    ply: int
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +91,8 @@ class Seat:
     seat: int
     user_id: int
     display_name: str
+    stand_in: str | None = None
+    """The AI level playing this seat since its player left or ran out of time."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +129,12 @@ class GameRecord:
     finished_at: datetime | None = None
     board_ply: int | None = None
     """The ply the posted board message shows; None when unknown (never posted, or lost)."""
+    clock: str = "none"
+    """The time control's name (`bot.clock`): how long each move may take."""
+    deadline: datetime | None = None
+    """When the player to move runs out of time; None without a clock or anyone to wait for."""
+    rated: bool = True
+    """False once a seat of a two-player game was handed to the AI: it counts for no rating."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` plays, or None for a spectator."""
@@ -109,6 +166,10 @@ class ChallengeRecord:
     """Invited players who have accepted so far."""
     kind: str = "challenge"
     """`challenge` (named opponents accept) or `lobby` (members join, the host starts)."""
+    clock: str = "daily"
+    """The time control the game will have."""
+    seating: list[int] | None = None
+    """Player ids in seat order when fixed (a rematch swaps seats); None: seats are drawn."""
 
     @property
     def is_lobby(self) -> bool:

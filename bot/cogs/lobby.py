@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.ai_players import DEFAULT_LEVEL
 from bot.challenges import ChallengeService
+from bot.clock import DEFAULT_CLOCK
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
 from bot.errors import Refusal
@@ -15,6 +16,8 @@ from bot.games import GAME_UIS
 from bot.games.base import players_text
 from bot.replies import Interaction
 from engines import GAMES
+
+CLOCK_HELP = "Time per move; when it runs out the others may claim the win (default Daily)"
 
 
 class Lobby(commands.Cog):
@@ -58,12 +61,13 @@ class Lobby(commands.Cog):
         opponent3: discord.Member | None = None,
         opponent4: discord.Member | None = None,
         level: str = DEFAULT_LEVEL,
+        clock: str = DEFAULT_CLOCK,
         **options: object,
     ) -> None:
         """Post a challenge the opponents can accept or decline (or play the AI at once)."""
         opponents = [o for o in (opponent, opponent2, opponent3, opponent4) if o is not None]
         await self.challenges.open(interaction, game, opponents, engine_options(game, options),
-                                   level=level)
+                                   level=level, clock=clock)
 
     challenge = game_options_command(
         "challenge", "Challenge a member to a game", _challenge,
@@ -73,11 +77,14 @@ class Lobby(commands.Cog):
         opponent3="A third opponent",
         opponent4="A fourth opponent",
         level="When you challenge me (the bot): the AI's level (default Medium)",
+        clock=CLOCK_HELP,
     )
 
-    async def _lobby(self, interaction: Interaction, game: str, **options: object) -> None:
+    async def _lobby(self, interaction: Interaction, game: str, clock: str = DEFAULT_CLOCK,
+                     **options: object) -> None:
         """Post a table with Join, Leave and Start; the host starts it when enough joined."""
-        await self.challenges.open_lobby(interaction, game, engine_options(game, options))
+        await self.challenges.open_lobby(interaction, game, engine_options(game, options),
+                                         clock=clock)
 
     lobby = game_options_command("lobby", "Open a table anyone can join", _lobby,
-                                 game="Which game")
+                                 game="Which game", clock=CLOCK_HELP)

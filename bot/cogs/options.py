@@ -15,6 +15,7 @@ from typing import Any
 from discord import app_commands
 
 from bot.ai_players import LEVEL_NAMES
+from bot.clock import CLOCKS
 from bot.cogs.choices import GAME_CHOICES
 from bot.games import GAME_UIS
 from engines import GAMES
@@ -92,6 +93,10 @@ LEVEL_CHOICES: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name=name, value=level) for level, name in LEVEL_NAMES.items()]
 """The AI levels as slash-command choices."""
 
+CLOCK_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name=spec.label, value=clock.value) for clock, spec in CLOCKS.items()]
+"""The time controls as slash-command choices."""
+
 
 def engine_options(game_id: str, chosen: Mapping[str, object]) -> dict[str, object]:
     """The engine options a command's chosen parameters set (None: not chosen).
@@ -126,6 +131,8 @@ def game_options_command(
     choices["game"] = GAME_CHOICES
     if "level" in signature.parameters:
         choices["level"] = LEVEL_CHOICES
+    if "clock" in signature.parameters:
+        choices["clock"] = CLOCK_CHOICES
     decorated = app_commands.choices(**choices)(app_commands.describe(**descriptions)(callback))
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=name, description=description)(decorated)

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.board import mention
 from bot.errors import GameOver, NoGameHere, Refusal
 from bot.games.common import played_text, require_player, resign_prompt
 from bot.replies import Interaction
@@ -98,15 +99,31 @@ class Play(commands.Cog):
         if session.record.seat_of(user.id) is None:
             raise Refusal("Only a moderator (Manage Messages or Manage Threads) or the "
                           "players themselves, all together, can abort a game.")
-        session.abort_votes.add(user.id)
-        missing = [s for s in session.record.seats if s.user_id not in session.abort_votes]
+        voters = await session.abort_voters()
+        if user.id in voters:
+            names = " and ".join(session.names[s] for s in session.abort_missing(voters))
+            raise Refusal(f"You already asked: still waiting for {names} to agree with "
+                          "`/abort` (they were told).")
+        last = not session.abort_missing(voters | {user.id})
+        # Answer before writing: the last agreement privately (the abort notice is public).
+        await interaction.response.defer(ephemeral=last, thinking=True)
+        missing = await session.ask_to_abort(user.id)
         if missing:
-            names = ", ".join(s.display_name for s in missing)
-            await interaction.response.send_message(
-                f"{user.mention} asks to abort {session.title}; it ends with no rating "
-                f"once every player agrees with `/abort` (waiting for {names}).",
-                allowed_mentions=discord.AllowedMentions.none())
+            # The players whose agreement is missing are pinged once, with the first request.
+            await interaction.followup.send(
+                abort_request_text(session, user.mention, missing, first=not voters),
+                allowed_mentions=discord.AllowedMentions(users=not voters))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await session.abort(by="all its players")
         await interaction.followup.send(f"{session.title} is aborted.", ephemeral=True)
+
+
+def abort_request_text(session: GameSession, who: str, missing: list[int], *,
+                       first: bool) -> str:
+    """The public request to abort: the first one names the players who must agree."""
+    if first:
+        asked = " ".join(mention(session, seat) for seat in missing)
+        return (f"🛑 {who} asks to abort **{session.title}**: it ends with no rating once every "
+                f"player agrees. {asked}, to agree, use `/abort` here.")
+    names = " and ".join(session.names[seat] for seat in missing)
+    return f"🛑 {who} agrees to abort **{session.title}**; still waiting for {names}."

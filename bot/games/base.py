@@ -152,8 +152,9 @@ class GameUI(ABC, Generic[StateT]):
         if move.seat is None:
             return f"🎲 `{move.move}`"
         who = f"{self.seat_badge(move.seat)} **{table.names[move.seat]}**"
-        if move.kind is MoveKind.RESIGN:
-            return f"{who} resigned."
+        event = seat_event_text(who, move)
+        if event is not None:
+            return event
         if move.kind is MoveKind.FORCED:
             return f"{who} had a single possible move: `{move.move}`."
         return f"{who} played `{move.move}`."
@@ -173,9 +174,10 @@ class GameUI(ABC, Generic[StateT]):
         """The end of the game in one sentence."""
         names = table.names
         winners = " and ".join(names[s] for s in result.winners)
-        if result.reason == EndReason.RESIGNED:
+        if result.reason in (EndReason.RESIGNED, EndReason.TIMEOUT):
             losers = [names[s] for s in range(len(names)) if s not in result.winners]
-            return f"{', '.join(losers)} resigned: {winners} wins."
+            did = "resigned" if result.reason == EndReason.RESIGNED else "ran out of time"
+            return f"{', '.join(losers)} {did}: {winners} wins."
         if len(result.winners) > 1:
             return "Draw."
         return f"{winners} wins!"
@@ -202,6 +204,23 @@ class GameUI(ABC, Generic[StateT]):
     @abstractmethod
     def autocomplete(self, table: Table[StateT], typed: str) -> list[str]:
         """Legal moves in notation that match what the player typed so far."""
+
+
+LEFT, TIMED_OUT = "left", "timeout"
+"""Why a seat was handed to the AI: the text of its LEAVE move in the log."""
+
+
+def seat_event_text(who: str, move: NewMove) -> str | None:
+    """The log line of a seat event (a resignation, a seat handed to the AI, a timeout);
+    None for a move on the board."""
+    if move.kind is MoveKind.RESIGN:
+        return f"{who} resigned."
+    if move.kind is MoveKind.TIMEOUT:
+        return f"{who} ran out of time."
+    if move.kind is MoveKind.LEAVE:
+        why = "ran out of time" if move.move == TIMED_OUT else "left the game"
+        return f"{who} {why}: 🤖 the AI plays their seat from now on."
+    return None
 
 
 def players_text(game: Game[Any]) -> str:

@@ -16,14 +16,18 @@ COMMON_ACTIONS = ("resign", "resign_confirm", "resign_cancel")
 
 
 def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
-    """The private 'are you sure?' with Resign and Keep playing buttons."""
+    """The private 'are you sure?' with Resign (Leave, 3+ players) and Keep playing buttons."""
+    leaving = len(table.names) >= 3
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(table.id, None, "resign_confirm", label="Resign",
+    view.add_item(GameButton(table.id, None, "resign_confirm",
+                             label="Leave" if leaving else "Resign",
                              style=discord.ButtonStyle.danger, emoji="🏳️"))
     view.add_item(GameButton(table.id, None, "resign_cancel", label="Keep playing",
                              style=discord.ButtonStyle.secondary))
-    others = "Your opponent wins" if len(table.names) == 2 else "The other players share the win"
-    return f"Resign {table.title}? {others} at once.", view
+    if leaving:
+        return (f"Leave {table.title}? 🤖 The AI plays your seat until the end and you rank "
+                "last; the others play on.", view)
+    return f"Resign {table.title}? Your opponent wins at once.", view
 
 
 def small_number(text: str, what: str, highest: int) -> int:

@@ -128,6 +128,8 @@ class GranatUI(GameUI[GranatState]):
                 return (f"{names[loser]} stopped after losing both garnet pawns: "
                         f"{self.seat_badge(1 - loser)} {winner_name} wins.")
             return f"{names[loser]} resigned: {self.seat_badge(1 - loser)} {winner_name} wins."
+        if result.reason == EndReason.TIMEOUT:
+            return super().result_text(table, result)
         if len(result.winners) == 1:
             winner = result.winners[0]
             loser = 1 - winner

@@ -8,7 +8,7 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, seat_event_text
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
@@ -110,8 +110,9 @@ class GrapsUI(GameUI[GrapsState]):
         if move.kind is MoveKind.CHANCE:
             return self._roll_line(table, roller, move.move)
         who = self._who(table, move.seat)
-        if move.kind is MoveKind.RESIGN:
-            return f"{who} resigned."
+        event = seat_event_text(who, move)
+        if event is not None:
+            return event
         if move.move == "pass":
             if rolled:
                 return f"{who} rolled {FACE_EMOJI.get(rolled, '')} a {rolled} but has no cell " \

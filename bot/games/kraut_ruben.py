@@ -22,6 +22,7 @@ from bot.games.base import (
     PrivateNote,
     Table,
     Turn,
+    seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
 from bot.replies import Interaction
@@ -120,7 +121,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         return " · ".join(parts)
 
     def result_text(self, table: Table[KrautRubenState], result: Result) -> str:
-        if result.reason == EndReason.RESIGNED or not result.scores:
+        if EndReason(result.reason).by_a_seat or not result.scores:
             return super().result_text(table, result)
         names = table.names
         scores = result.scores
@@ -174,8 +175,9 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                 return None
             return f"🎲 {tile_words(move.move.split(':', 1)[1])} comes out of the bag."
         who = self._who(table, move.seat)
-        if move.kind is MoveKind.RESIGN:
-            return f"{who} resigned."
+        event = seat_event_text(who, move)
+        if event is not None:
+            return event
         forced = move.kind is MoveKind.FORCED
         state = table.state
         try:
@@ -379,7 +381,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         state = table.state
         dealt = any(m.kind is MoveKind.CHANCE and m.move.startswith("contract:")
                     for m in turn.moves)
-        resigned = any(m.kind is MoveKind.RESIGN for m in turn.moves)
+        resigned = any(m.kind in (MoveKind.RESIGN, MoveKind.TIMEOUT) for m in turn.moves)
         ended: list[KrautRubenGameRecord] = []
         if dealt and state.game_number > 1:
             ended.append(state.records[state.game_number - 2])

@@ -25,18 +25,18 @@ ALLOWED: dict[str, set[str]] = {
 """Which first-party packages each package may import (besides itself)."""
 
 BOT_LAYERS: list[set[str]] = [
-    {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players"},
-    {"bot.replies", "bot.publisher", "bot.ratings"},
+    {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock"},
+    {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers"},
     {"bot.components"},
     {"bot.games.base"},
     {"bot.games.common"},
     {"bot.games.*"},  # each game's controls: bot/games/<game>.py
     {"bot.games", "bot.board"},
     {"bot.sessions"},
-    {"bot.challenges", "bot.records"},
+    {"bot.challenges", "bot.records", "bot.deadlines"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},
-    {"bot.cogs.lobby", "bot.cogs.play", "bot.cogs.records"},
+    {"bot.cogs.lobby", "bot.cogs.play", "bot.cogs.records", "bot.cogs.settings"},
     {"bot.client"},
     {"bot.__main__"},
 ]

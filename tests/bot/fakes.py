@@ -25,6 +25,7 @@ class FakePublisher:
     removed: list[int] = field(default_factory=list)
     dms: list[tuple[int, str]] = field(default_factory=list)
     typed: list[int] = field(default_factory=list)
+    closed_threads: list[int] = field(default_factory=list)
     fail_posts: bool = False
     post_problem: Problem = Problem.TRANSIENT
     """Why posts fail while `fail_posts` is set."""
@@ -57,6 +58,12 @@ class FakePublisher:
     async def typing(self, channel_id: int) -> None:
         """Record a typing indicator."""
         self.typed.append(channel_id)
+
+    async def close_thread(self, channel_id: int) -> None:
+        """Record a thread being archived and locked."""
+        if self.fail_posts:
+            raise PublishFailed("Discord is down")
+        self.closed_threads.append(channel_id)
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """Record a DM, or fail as Discord does for closed DMs."""

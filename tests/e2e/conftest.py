@@ -12,6 +12,7 @@ from discord.app_commands import CommandInvokeError
 from bot.client import Ludotheque, create_bot
 from bot.config import Settings
 from bot.replies import explain
+from tests.e2e.helpers import TINY_PNG
 
 
 @pytest.fixture
@@ -85,3 +86,9 @@ def world(env: simcord.Env) -> World:
         guild.add_member(env.create_user("bob", global_name="Bob")),
         guild.add_member(env.create_user("carol", global_name="Carol")),
     )
+
+
+@pytest.fixture
+def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny pictures: these tests are about who plays, not how boards look."""
+    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)

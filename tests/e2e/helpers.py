@@ -7,10 +7,17 @@ from typing import Any
 
 import discord
 import simcord
+from PIL import Image
+from simcord.actors import MemberActor
+from simcord.builders import UserHandle
 
 from bot.client import Ludotheque
 from bot.sessions import GameSession
 from engines.qawale import parse_notation
+from renderers.common import encode_png
+
+TINY_PNG = encode_png(Image.new("RGB", (1, 1)))
+"""A stand-in board picture, for tests about who plays rather than how boards look."""
 
 
 def bot_of(env: simcord.Env) -> Ludotheque:
@@ -87,3 +94,14 @@ def said(result) -> str:
     """Everything the interaction's author read: the response and its follow-ups."""
     parts = [result.response.content or ""] if result.response else []
     return "\n".join(parts + [m.content or "" for m in result.followups])
+
+
+def control_labels(message: discord.Message) -> list[str]:
+    """The labels of a message's buttons (a finished board offers only a Rematch)."""
+    return [getattr(item, "label", None) or "" for row in message.components
+            for item in getattr(row, "children", [])]
+
+
+def the_bot(env: simcord.Env, world) -> MemberActor:
+    """The bot as a member of the server, to name as an opponent."""
+    return MemberActor(env, world.guild, UserHandle(env, env.backend.bot_user))

@@ -5,27 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-import simcord
-from simcord.actors import MemberActor
-from simcord.builders import UserHandle
 
 import ai
 from bot.ai_players import ai_name, is_ai, level_of
 from storage import GameStatus, MoveKind
-from tests.e2e.helpers import bot_of, latest_board
-from tests.e2e.test_grabuge_game import TINY_PNG
+from tests.e2e.helpers import bot_of, latest_board, the_bot
 from tests.e2e.test_restart import restart
-
-
-def the_bot(env: simcord.Env, world) -> MemberActor:
-    """The bot as a member of the server, to name as an opponent."""
-    return MemberActor(env, world.guild, UserHandle(env, env.backend.bot_user))
-
-
-@pytest.fixture
-def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tiny pictures: these tests are about who plays, not how boards look."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
 
 
 async def test_challenging_the_bot_starts_a_game_against_the_ai_at_once(env, world) -> None:
@@ -52,6 +37,9 @@ async def play_against_the_ai(session, thread, human, rng: random.Random) -> Non
         assert "Played" in (played.response.content or ""), played.response.content
 
 
+THINKING_SETTLE_TIMEOUT = 60.0
+"""Seconds simcord waits for the bot to settle while an AI thinks."""
+
 GAMES = ["qawale", "graps", "grabuge", "granat", "kraut_ruben"]
 
 
@@ -60,6 +48,9 @@ GAMES = ["qawale", "graps", "grabuge", "granat", "kraut_ruben"]
 async def test_a_whole_game_against_each_level_is_recorded_and_rated(
     env, world, quick_boards, game: str, level: str
 ) -> None:
+    # A hard decision takes about a second alone, several on a loaded machine: let the bot
+    # settle for longer than simcord's default 5 s while the AI thinks.
+    env.settle_timeout = THINKING_SETTLE_TIMEOUT
     await world.alice.slash(world.channel, "challenge", game=game,
                             opponent=the_bot(env, world), level=level)
     thread = world.channel.threads[-1]

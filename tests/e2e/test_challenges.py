@@ -153,8 +153,9 @@ async def test_without_send_permission_a_challenge_is_refused_with_the_missing_p
 async def test_game_options_are_shown_on_the_challenge_and_the_first_board(env, world) -> None:
     result = await world.alice.slash(world.channel, "challenge", game="qawale",
                                      opponent=world.bob, double_line=False)
-    [field] = result.response.embeds[0].fields
-    assert field.name == "Options" and "a double line is won by the sower: no" in field.value
+    fields = {field.name: field.value for field in result.response.embeds[0].fields}
+    assert "a double line is won by the sower: no" in fields["Options"]
+    assert fields["Clock"] == "Daily: 24 hours per move"
     await world.bob.click(result.response.message, label="Accept")
     thread = world.channel.threads[-1]
     assert "a double line is won by the sower: no" in latest_board(thread).embeds[0].description

@@ -6,18 +6,22 @@ import random
 
 import discord
 import pytest
-from PIL import Image
 
 from engines.grabuge import card_label
-from renderers.common import encode_png
 from storage import GameStatus, MoveKind
-from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board
+from tests.e2e.helpers import (
+    TINY_PNG,
+    actor_for,
+    bot_of,
+    challenge_and_accept,
+    control_labels,
+    latest_board,
+)
 
 GAME_SEED = 68
 """Seats and card seed for the whole game: 55 choices, 8 of them between reserve cards
 (with the clicks below), so the test is short and meets both kinds of choice."""
 
-TINY_PNG = encode_png(Image.new("RGB", (1, 1)))
 
 
 def _buttons(message: discord.Message) -> list[discord.ui.Button]:
@@ -73,7 +77,7 @@ async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
     state = session.state
     result = session.result()
     assert result is not None and result.scores == [state.paquets(0), state.paquets(1)]
-    assert final.components == []
+    assert control_labels(final) == ["Rematch"]
     assert "**Paquets:**" in text and "piles won" in text and "for leftover cards" in text
     if len(result.winners) == 1:
         winner = result.winners[0]

@@ -7,10 +7,7 @@ import random
 import discord
 import pytest
 
-from renderers.common import Canvas
-from tests.e2e.helpers import actor_for, bot_of, latest_board
-
-TINY_PNG = Canvas(8, 8).to_png()
+from tests.e2e.helpers import TINY_PNG, actor_for, bot_of, control_labels, latest_board
 
 
 @pytest.fixture
@@ -144,7 +141,7 @@ async def test_a_two_player_game_is_played_to_the_end_with_components_and_moves(
     monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
     await play_out(session)
     final = latest_board(thread)
-    assert final.components == []
+    assert control_labels(final) == ["Rematch"]
     result = session.result()
     assert result is not None and len(result.winners) == 1
     scores = [m for m in thread.history() if m.embeds and

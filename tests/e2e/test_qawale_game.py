@@ -9,6 +9,7 @@ from tests.e2e.helpers import (
     actor_for,
     bot_of,
     challenge_and_accept,
+    control_labels,
     latest_board,
     play_with_components,
 )
@@ -27,7 +28,7 @@ async def test_a_whole_game_played_with_components_to_a_win(env, world) -> None:
         assert board.id not in [m.id for m in thread.history() if m.components]  # retired
     final = latest_board(thread)
     assert f"{first.name.capitalize()} wins with four" in final.embeds[0].description
-    assert final.components == []
+    assert control_labels(final) == ["Rematch"]
     stored = await bot_of(env).db.get_game(session.id)
     assert stored.status is GameStatus.FINISHED
     assert stored.result == {"winners": [0], "scores": None, "reason": "line"}
@@ -186,7 +187,7 @@ async def test_resign_asks_for_confirmation_then_the_opponent_wins(env, world) -
     await world.bob.click(asked.response.message, label="Resign")
     final = latest_board(thread)
     assert "Bob resigned: Alice wins." in final.embeds[0].description
-    assert final.components == []
+    assert control_labels(final) == ["Rematch"]
     assert session.result().winners == [session.record.seat_of(world.alice.id)]
 
 

@@ -88,13 +88,19 @@ async def test_replay_posts_a_gif_with_one_frame_per_move(env, world) -> None:
     assert missing.ephemeral and "no game #9999" in missing.response.content
 
 
-async def test_abort_needs_a_moderator_or_every_player(env, world) -> None:
+async def test_abort_needs_a_moderator_or_every_player_and_pings_the_others_once(
+    env, world
+) -> None:
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     refused = await world.carol.slash(thread, "abort")
     assert refused.ephemeral and "Only a moderator" in refused.response.content
     asked = await world.alice.slash(thread, "abort")
-    assert not asked.ephemeral and "waiting for Bob" in asked.response.content
+    assert not asked.ephemeral and f"<@{world.bob.id}>, to agree" in asked.response.content
     assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.RUNNING
+    pinged = len(thread.history())
+    again = await world.alice.slash(thread, "abort")
+    assert again.ephemeral and "still waiting for Bob" in again.response.content
+    assert len(thread.history()) == pinged, "asking again posts nothing, pings nobody"
     agreed = await world.bob.slash(thread, "abort")
     assert agreed.ephemeral and "aborted" in agreed.response.content
     assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.ABORTED

@@ -20,7 +20,15 @@ from pathlib import Path
 import pytest
 
 from engines import GAMES
-from storage import Database, DatabaseUnusable, MoveKind, NewMove, Seat, StorageError
+from storage import (
+    MIGRATIONS,
+    Database,
+    DatabaseUnusable,
+    MoveKind,
+    NewMove,
+    Seat,
+    StorageError,
+)
 
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 
@@ -123,7 +131,8 @@ async def test_a_database_without_its_moves_table_is_refused(good: Path) -> None
     connection.commit()
     connection.close()
     message = await _refusal(good)
-    assert message.startswith(f"table moves is missing from {good} (schema version 4): "
+    latest = MIGRATIONS[-1].version
+    assert message.startswith(f"table moves is missing from {good} (schema version {latest}): "
                               "restore a backup")
 
 

@@ -31,13 +31,6 @@ from storage.errors import storage_error
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}")
-    yield database
-    await database.close()
-
-
 async def _new_game(db: Database, channel_id: int = 10):
     state = GAMES["qawale"].new_state(2)
     return await db.create_game(
@@ -232,7 +225,9 @@ async def test_a_board_is_stale_until_its_message_shows_the_stored_ply(db: Datab
     assert (stale.board_message_id, stale.board_ply) == (557, None)
 
 
-async def test_migration_4_gives_existing_games_an_unknown_board_ply(tmp_path: Path) -> None:
+async def test_a_version_3_database_upgrades_with_unknown_board_plies_and_no_clocks(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "v3.db"
     connection = sqlite3.connect(path)
     connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TEXT)")
@@ -250,9 +245,12 @@ async def test_migration_4_gives_existing_games_an_unknown_board_ply(tmp_path: P
     connection.close()
     db = await Database.open(f"sqlite:///{path}")
     try:
-        assert await db.schema_version() == 4
+        assert await db.schema_version() == MIGRATIONS[-1].version
         [game] = await db.games_with_stale_boards()
         assert (game.ply, game.board_message_id, game.board_ply) == (3, 555, None)
+        # It was agreed without a clock: it keeps none, and stays rated.
+        assert (game.clock, game.deadline, game.rated) == ("none", None, True)
+        assert await db.next_timer() is None
     finally:
         await db.close()
 

@@ -1,0 +1,72 @@
+"""Time controls: how long a move may take, when the player to move is reminded, and when the
+others may act on their absence.
+
+The clock runs per move: each time a person must decide, their time starts afresh. An AI seat
+never has a deadline, and neither does a game with the `none` clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from storage import NewTimer, TimerEvent
+
+
+class Clock(StrEnum):
+    """The time controls a challenge or a table offers."""
+
+    LIVE = "live"
+    DAILY = "daily"
+    RELAXED = "relaxed"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class ClockSpec:
+    """One time control: its label, the time per move and when the last call comes."""
+
+    label: str
+    per_move: timedelta | None
+    last_call_before: timedelta | None = None
+    """How long before the end the player to move is reminded a second time."""
+
+
+CLOCKS: dict[Clock, ClockSpec] = {
+    Clock.LIVE: ClockSpec("Live: 5 minutes per move", timedelta(minutes=5),
+                          timedelta(minutes=1)),
+    Clock.DAILY: ClockSpec("Daily: 24 hours per move", timedelta(hours=24),
+                           timedelta(hours=2)),
+    Clock.RELAXED: ClockSpec("Relaxed: 3 days per move", timedelta(days=3),
+                             timedelta(hours=6)),
+    Clock.NONE: ClockSpec("No clock", None),
+}
+"""Every time control, in the order the option menu lists them."""
+
+DEFAULT_CLOCK = Clock.DAILY
+"""What a challenge gets when the clock is not chosen: nobody waits more than a day."""
+
+
+def clock_spec(name: str) -> ClockSpec:
+    """The time control called `name` (an unknown name, from an older version: no clock)."""
+    try:
+        return CLOCKS[Clock(name)]
+    except ValueError:
+        return CLOCKS[Clock.NONE]
+
+
+def turn_timers(clock: str, ply: int, seat: int,
+                start: datetime) -> tuple[datetime | None, list[NewTimer]]:
+    """The deadline of `seat`'s move at `ply` begun at `start`, and its timers: a reminder at
+    half time, a last call, and the timeout (none without a clock)."""
+    spec = clock_spec(clock)
+    if spec.per_move is None:
+        return None, []
+    deadline = start + spec.per_move
+    timers = [NewTimer(TimerEvent.HALF_TIME, start + spec.per_move / 2, ply, seat)]
+    if spec.last_call_before is not None and spec.last_call_before < spec.per_move / 2:
+        timers.append(NewTimer(TimerEvent.LAST_CALL, deadline - spec.last_call_before, ply,
+                               seat))
+    timers.append(NewTimer(TimerEvent.TIMEOUT, deadline, ply, seat))
+    return deadline, timers

@@ -1,0 +1,97 @@
+"""What the timers do: remind the player to move, act when their time runs out, and close a
+finished game's thread. The timer loop (`bot.timers`) calls these when a timer is due."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.publisher import Post, Problem, Publisher, PublishFailed
+from bot.sessions import GameSession, SessionManager
+from bot.timers import Action
+from storage import Database, GameStatus, Timer, TimerEvent
+
+log = logging.getLogger(__name__)
+
+DM_OFF_HINT = "Turn these DMs off with `/settings dm_reminders:off`."
+
+
+class DeadlineService:
+    """Reminders, timeouts and archiving, each checked against the game as it is now."""
+
+    def __init__(self, db: Database, sessions: SessionManager, publisher: Publisher) -> None:
+        self.db = db
+        self.sessions = sessions
+        self.publisher = publisher
+
+    async def set_dm_reminders(self, user_id: int, wanted: bool) -> None:
+        """Turn a member's turn reminders by DM on or off."""
+        await self.db.set_dm_reminders(user_id, wanted)
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether the member gets turn reminders by DM."""
+        return await self.db.dm_reminders(user_id)
+
+    def actions(self) -> dict[TimerEvent, Action]:
+        """The action of each timer event, for the timer loop."""
+        return {TimerEvent.HALF_TIME: self.remind, TimerEvent.LAST_CALL: self.remind,
+                TimerEvent.TIMEOUT: self.time_out, TimerEvent.ARCHIVE: self.archive}
+
+    async def _waiting_on(self, timer: Timer) -> GameSession | None:
+        """The session if its game still waits for the timer's seat at the timer's ply."""
+        session = await self.sessions.get(timer.game_id)
+        if session is None or session.is_over or session.ply != timer.ply \
+                or timer.seat is None or session.state.current_player != timer.seat:
+            return None
+        return session
+
+    async def remind(self, timer: Timer) -> None:
+        """Ping the player to move in the thread, and by DM unless they turned that off."""
+        session = await self._waiting_on(timer)
+        deadline = session.record.deadline if session is not None else None
+        if session is None or deadline is None or timer.seat is None:
+            return
+        user = session.record.user_at(timer.seat)
+        when = discord.utils.format_dt(deadline, "R")
+        how = ("half your time is gone" if timer.event is TimerEvent.HALF_TIME
+               else "last call")
+        text = (f"⏰ <@{user}>, it is your turn in **{session.title}**: {how}, your time "
+                f"runs out {when}.")
+        try:
+            await self.publisher.post(session.record.channel_id,
+                                      Post(text, mentions=discord.AllowedMentions(users=True)))
+        except PublishFailed as failure:
+            if failure.problem is Problem.TRANSIENT:
+                raise  # the timer loop tries again shortly
+            log.info("game %s: could not post a reminder: %s", session.id, failure)
+        if not await self.db.dm_reminders(user):
+            return
+        link = session.board_link()
+        board = f"\nThe board: {link}" if link else ""
+        try:
+            await self.publisher.direct_message(
+                user, f"⏰ Your turn in **{session.title}**: {how}, your time runs out "
+                      f"{when}.{board}\n-# {DM_OFF_HINT}")
+        except PublishFailed as failure:  # closed DMs: the ping in the thread is enough
+            log.info("game %s: could not DM a reminder to %s: %s", session.id, user, failure)
+
+    async def time_out(self, timer: Timer) -> None:
+        """The player to move ran out of time: the session decides what happens."""
+        session = await self._waiting_on(timer)
+        if session is not None and timer.seat is not None:
+            await session.time_out(timer.seat, timer.ply)
+
+    async def archive(self, timer: Timer) -> None:
+        """Archive and lock a finished game's thread (unless a new game runs in it)."""
+        record = await self.db.get_game(timer.game_id)
+        if record is None or record.status is GameStatus.RUNNING or record.parent_id is None:
+            return
+        if await self.db.running_game_in(record.channel_id) is not None:
+            return
+        try:
+            await self.publisher.close_thread(record.channel_id)
+        except PublishFailed as failure:
+            if failure.problem is Problem.TRANSIENT:
+                raise
+            log.info("game %s: could not archive its thread: %s", record.id, failure)

@@ -1,0 +1,81 @@
+"""The timer loop: due timers fire once, failures are retried then dropped, and a timer
+stored while the loop sleeps is not missed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import discord
+import pytest
+
+from bot.timers import MAX_ATTEMPTS, RETRY_AFTER, TimerLoop
+from storage import Database, NewTimer, Timer, TimerEvent
+from tests.bot.fakes import new_game
+
+
+@pytest.fixture
+async def db() -> AsyncIterator[Database]:
+    """A fresh in-memory database."""
+    database = await Database.open("sqlite:///:memory:")
+    yield database
+    await database.close()
+
+
+def now():
+    return discord.utils.utcnow()
+
+
+async def test_a_due_timer_fires_once_and_is_forgotten(db: Database) -> None:
+    game = await new_game(db)
+    await db.add_timer(game.id, NewTimer(TimerEvent.TIMEOUT, now() - timedelta(seconds=1), 0, 1))
+    fired: list[Timer] = []
+
+    async def record(timer: Timer) -> None:
+        fired.append(timer)
+
+    loop = TimerLoop(db, {TimerEvent.TIMEOUT: record})
+    assert await loop.run_once()
+    assert [(t.game_id, t.event, t.seat) for t in fired] == [(game.id, TimerEvent.TIMEOUT, 1)]
+    assert await db.next_timer() is None
+    assert not await loop.run_once(), "nothing left: the loop ends until woken"
+
+
+async def test_a_failing_action_is_tried_again_later_then_dropped(db: Database) -> None:
+    game = await new_game(db)
+    await db.add_timer(game.id, NewTimer(TimerEvent.ARCHIVE, now() - timedelta(seconds=1), 0))
+
+    async def broken(timer: Timer) -> None:
+        raise RuntimeError("Discord is down")
+
+    loop = TimerLoop(db, {TimerEvent.ARCHIVE: broken})
+    await loop.run_once()
+    retry = await db.next_timer()
+    assert retry is not None and retry.attempts == 1
+    assert retry.due_at >= now() + RETRY_AFTER - timedelta(seconds=5)
+    await loop.fire(Timer(retry.id, game.id, TimerEvent.ARCHIVE, retry.due_at, 0, None,
+                          attempts=MAX_ATTEMPTS - 1))
+    assert await db.next_timer() is None, "given up after the last attempt"
+
+
+async def test_a_timer_stored_while_the_loop_sleeps_wakes_it(db: Database) -> None:
+    game = await new_game(db)
+    await db.add_timer(game.id, NewTimer(TimerEvent.HALF_TIME, now() + timedelta(hours=1), 0, 0))
+    fired = asyncio.Event()
+
+    async def record(timer: Timer) -> None:
+        fired.set()
+
+    loop = TimerLoop(db, {TimerEvent.TIMEOUT: record})
+    loop.start()
+    try:
+        await asyncio.sleep(0.05)  # the loop now sleeps for an hour
+        await db.add_timer(game.id, NewTimer(TimerEvent.TIMEOUT, now(), 0, 0))
+        loop.wake()
+        await asyncio.wait_for(fired.wait(), timeout=5)
+        await asyncio.sleep(0.05)  # the loop forgets the timer after its action
+    finally:
+        loop.close()
+    remaining = [t.event for t in await db.timers_of(game.id)]
+    assert remaining == [TimerEvent.HALF_TIME]

@@ -62,7 +62,7 @@ class FakePublisher:
     async def close_thread(self, channel_id: int) -> None:
         """Record a thread being archived and locked."""
         if self.fail_posts:
-            raise PublishFailed("Discord is down")
+            raise PublishFailed("Discord is down", self.post_problem)
         self.closed_threads.append(channel_id)
 
     async def direct_message(self, user_id: int, text: str) -> None:

@@ -6,6 +6,7 @@ import logging
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import discord
@@ -31,8 +32,15 @@ def test_defaults_use_sqlite_under_data() -> None:
 def test_every_setting_is_read_from_the_environment() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": " abc ", "DATABASE_URL": "sqlite:///x.db",
                                   "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123",
-                                  "AI_WORKERS": "3"})
-    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3)
+                                  "AI_WORKERS": "3", "ARCHIVE_AFTER_MINUTES": "30"})
+    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3, timedelta(minutes=30))
+
+
+def test_finished_threads_are_archived_after_15_minutes_unless_told_otherwise() -> None:
+    assert Settings.from_env({}).archive_after == timedelta(minutes=15)
+    assert Settings.from_env({"ARCHIVE_AFTER_MINUTES": "0"}).archive_after is None
+    with pytest.raises(ValueError, match="ARCHIVE_AFTER_MINUTES"):
+        Settings.from_env({"ARCHIVE_AFTER_MINUTES": "soon"})
 
 
 def test_a_dev_guild_id_that_is_not_a_number_is_refused() -> None:
@@ -42,7 +50,8 @@ def test_a_dev_guild_id_that_is_not_a_number_is_refused() -> None:
 
 def test_env_example_lists_every_setting() -> None:
     text = (ROOT / ".env.example").read_text()
-    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID", "AI_WORKERS"):
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID", "AI_WORKERS",
+                 "ARCHIVE_AFTER_MINUTES"):
         assert f"\n{name}=" in text
 
 

@@ -294,3 +294,21 @@ async def test_a_finished_games_thread_is_archived_and_locked_after_a_while(env,
     channel = await bot_of(env).fetch_channel(thread.id)  # archived threads leave the cache
     assert isinstance(channel, discord.Thread) and channel.archived and channel.locked
     assert latest_board(thread).embeds, "the final board stays"
+
+
+async def test_a_rematch_against_the_ai_starts_at_once_with_the_seats_swapped(
+    env, world, quick_boards
+) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level="easy", clock="none")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    old_seats = session.names
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    offered = await world.alice.click(latest_board(thread), label="Rematch")
+    assert offered.ephemeral and "Rematch on" in offered.response.content
+    rematch = await bot_of(env).sessions.in_channel(world.channel.threads[-1].id)
+    assert rematch is not None and rematch.id != session.id
+    assert rematch.names == old_seats[::-1]
+

@@ -136,6 +136,9 @@ class GameSession:
         self.timers_changed = timers_changed
         """Called once new timers are stored, so the timer loop wakes for an earlier one."""
         self._ai_task: asyncio.Task[None] | None = None
+        self._timeout_choice: int | None = None
+        """The message offering the choices of a timeout, while they are open (in memory: after
+        a restart its buttons still refuse, they are just not removed)."""
         self.lock = asyncio.Lock()
         self._mender: asyncio.Task[None] | None = None
         self._shown_since: int | None = None
@@ -332,8 +335,8 @@ class GameSession:
             elif len(self._record.seats) >= 3:
                 await self._hand_to_ai(seat, TIMED_OUT, unrated=False)
             else:
-                await self.publisher.post(self._record.channel_id,
-                                          timeout_choice_post(self, seat, others))
+                self._timeout_choice = await self.publisher.post(
+                    self._record.channel_id, timeout_choice_post(self, seat, others))
 
     async def _end_on_time(self, seat: int) -> Turn:
         winners = [s for s in range(self._state.num_players) if s != seat]
@@ -518,6 +521,9 @@ class GameSession:
         the game is aborted when its thread is gone), and the mover hears what happened.
         """
         note = None
+        if self._timeout_choice is not None:  # the absent player came back: no choice left
+            await self._retire(self._timeout_choice)
+            self._timeout_choice = None
         try:
             self._shown_since = await self.post_board(turn.moves)
         except PublishFailed as failure:

@@ -181,13 +181,12 @@ async def test_keeping_waiting_gives_another_period_then_asks_again(env, world) 
 
 async def test_a_player_who_comes_back_before_anyone_chose_simply_plays(env, world) -> None:
     thread, session = await live_game(env, world)
-    absent, present = roles(session, world)
+    absent, _ = roles(session, world)
     await env.advance_time(LIVE + 1)
-    choice = choice_message(thread)
+    assert choice_message(thread) is not None
     played = await absent.slash(thread, "move", notation=str(session.state.legal_moves()[0]))
     assert "Played" in played.response.content
-    late = await present.click(choice, label="Claim the win")
-    assert late.ephemeral and "Too late" in late.response.content
+    assert choice_message_closed(thread), "the choices are withdrawn"
     assert not session.is_over
 
 
@@ -312,3 +311,18 @@ async def test_a_rematch_against_the_ai_starts_at_once_with_the_seats_swapped(
     assert rematch is not None and rematch.id != session.id
     assert rematch.names == old_seats[::-1]
 
+
+
+async def test_a_timeout_choice_from_before_a_restart_is_too_late_once_the_player_moved(
+    env, world, database_url
+) -> None:
+    thread, session = await live_game(env, world)
+    absent, present = roles(session, world)
+    await env.advance_time(LIVE + 1)
+    choice = choice_message(thread)
+    await restart(env, database_url)
+    resumed = await bot_of(env).sessions.get(session.id)
+    await absent.slash(thread, "move", notation=str(resumed.state.legal_moves()[0]))
+    late = await present.click(choice, label="Claim the win")
+    assert late.ephemeral and "Too late" in late.response.content
+    assert not resumed.is_over

@@ -22,10 +22,12 @@ EMBED_DESCRIPTION_LIMIT = 4096
 
 
 def last_shown_move(moves: Sequence[NewMove | MoveRecord]) -> str | None:
-    """The move to highlight: the last one a player made (or the bot made for them)."""
-    for move in reversed(moves):
-        if move.kind in (MoveKind.PLAYER, MoveKind.FORCED):
-            return move.move
+    """The move to highlight: the last decision, else the last move the bot made for a
+    player (a forced reply after a decision must not take its highlight)."""
+    for kinds in ((MoveKind.PLAYER,), (MoveKind.FORCED,)):
+        for move in reversed(moves):
+            if move.kind in kinds:
+                return move.move
     return None
 
 
@@ -41,12 +43,13 @@ def mention(table: Table[Any], seat: int) -> str:
 
 
 def board_post(
-    table: Table[Any], ui: GameUI[Any], moves: Sequence[NewMove], png: bytes
+    table: Table[Any], ui: GameUI[Any], moves: Sequence[NewMove], png: bytes, *,
+    decisions: int = 0, show_options: bool = False,
 ) -> Post:
-    """The board after `moves`: the turn's log, whose turn it is, the picture, the controls."""
+    """The board after `moves` (what its player has not seen yet): that log, whose turn it
+    is, the picture, the controls; the footer counts decisions, not automatic steps."""
     lines = ui.summarize(table, moves)
-    first_board = table.ply == len(moves)  # automatic set-up steps may come before it
-    if (first_board or not moves) and table.record.options:  # the first board, reposts
+    if show_options and table.record.options:  # the first board, and reposts
         lines.insert(0, f"*Options: {describe_options(ui.game, table.record.options)}*")
     result = table.result()
     mover = table.state.current_player
@@ -66,7 +69,7 @@ def board_post(
     embed = discord.Embed(title=table.title, description=description,
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")
-    embed.set_footer(text=f"Game #{table.id} · move {table.ply} · {ui.status(table)}")
+    embed.set_footer(text=f"Game #{table.id} · move {decisions} · {ui.status(table)}")
     view = discord.ui.View(timeout=None)
     if result is None:
         for item in ui.board_items(table):

@@ -174,10 +174,12 @@ class DiscordPublisher:
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, post: Post) -> None:
-        """Edit a message in place (its attachments are kept)."""
+        """Edit a message in place; its attachments are replaced by `post`'s files, if any."""
         try:
             message = await self._partial(channel_id, message_id)
-            await message.edit(content=post.content, embed=post.embed, view=post.view)
+            await message.edit(content=post.content, embed=post.embed, view=post.view,
+                               attachments=post.files or discord.utils.MISSING,
+                               allowed_mentions=post.mentions)
         except discord.HTTPException as error:
             raise self._failed(f"could not edit {message_id}", error) from error
 

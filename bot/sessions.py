@@ -136,6 +136,9 @@ class GameSession:
         self.timers_changed = timers_changed
         """Called once new timers are stored, so the timer loop wakes for an earlier one."""
         self._ai_task: asyncio.Task[None] | None = None
+        self._board_for: int | None = None
+        """The seat whose turn the posted board shows (in memory: after a restart the next
+        action posts a new board)."""
         self._timeout_choice: int | None = None
         """The message offering the choices of a timeout, while they are open (in memory: after
         a restart its buttons still refuse, they are just not removed)."""
@@ -448,7 +451,7 @@ class GameSession:
         """
         async with self.lock:
             try:
-                message_id = await self.post_board()
+                message_id = await self.post_board(repost=True)
             except PublishFailed as failure:
                 if failure.problem is Problem.CHANNEL_GONE:
                     await self._abort_orphan()
@@ -525,7 +528,7 @@ class GameSession:
             await self._retire(self._timeout_choice)
             self._timeout_choice = None
         try:
-            self._shown_since = await self.post_board(turn.moves)
+            self._shown_since = await self.show_turn(turn)
         except PublishFailed as failure:
             # No board to date the position by: "now" will do.
             self._shown_since = discord.utils.time_snowflake(utcnow(), high=True)
@@ -657,17 +660,65 @@ class GameSession:
         except PublishFailed:
             log.exception("game %s: could not deliver a notice", self.id)
 
-    async def post_board(self, moves: Sequence[NewMove] = ()) -> int:
-        """Post the current board with its live components; retire the previous board's."""
-        shown = list(moves) or [m for m in await self.db.moves(self.id)
-                                if m.kind.changes_the_board][-1:]
+    def addressee(self) -> int | None:
+        """The person a board is for: the seat to move if a person plays it, else None."""
+        seat = self._state.current_player
+        if self.is_over or seat is None or seat < 0 or self.is_ai_seat(seat):
+            return None
+        return seat
+
+    async def show_turn(self, turn: Turn) -> int:
+        """Show a stored action: edit the board in place while its person is still the one
+        to act (or an AI is), so a turn has one board and one ping; post a new board once
+        the turn passes to another person, or at the end. Returns a snowflake dating the
+        position."""
+        board = self._record.board_message_id
+        addressee = self.addressee()
+        actor = next((m.seat for m in turn.moves if m.seat is not None), None)
+        # The same person goes on with their turn, or an AI plays: the board stays.
+        same_turn = not self.is_over and self._board_for is not None and (
+            addressee is None or addressee == actor == self._board_for)
+        if board is not None and same_turn and \
+                self._record.board_ply == self.ply - len(turn.moves):
+            try:
+                await self._edit_board(board, self._board_for)
+                # Commands sent from now on see this position (an edit has no new id).
+                return discord.utils.time_snowflake(utcnow(), high=True)
+            except PublishFailed as failure:
+                if failure.problem is not Problem.MESSAGE_GONE:
+                    raise
+        return await self.post_board(addressee if addressee is not None else actor)
+
+    async def _board_content(self, seat: int | None, *, repost: bool = False) -> Post:
+        """The board for `seat`: what it has not seen since its last turn, and the picture."""
+        shown: Sequence[NewMove] = []
+        decisions = 0
+        if seat is not None:
+            log_moves, decisions = await self.db.turn_log(self.id, seat)
+            shown = [NewMove(m.seat, m.user_id, m.kind, m.move) for m in log_moves]
         png = await draw_board(self, last_shown_move(shown))
+        return board_post(self, self.ui, shown, png, decisions=decisions,
+                          show_options=repost or decisions == 0)
+
+    async def _edit_board(self, message_id: int, seat: int | None) -> None:
+        post = await self._board_content(seat)
+        await self.publisher.edit(self._record.channel_id, message_id, post)
+        await self.db.set_board_message(self.id, message_id, self.ply)
+        self._record.board_ply = self.ply
+
+    async def post_board(self, seat: int | None = None, *, repost: bool = False) -> int:
+        """Post the current board for `seat` (default: the person to move) with its live
+        components; retire the previous board's."""
+        seat = self.addressee() if seat is None else seat
+        if seat is None:  # an AI to move, or the end: the last person who acted
+            seat = self._board_for
+        post = await self._board_content(seat, repost=repost)
         previous = self._record.board_message_id
-        message_id = await self.publisher.post(self._record.channel_id,
-                                               board_post(self, self.ui, moves, png))
+        message_id = await self.publisher.post(self._record.channel_id, post)
         await self.db.set_board_message(self.id, message_id, self.ply)
         self._record.board_message_id = message_id
         self._record.board_ply = self.ply
+        self._board_for = seat
         if previous is not None:
             await self._retire(previous)
         return message_id

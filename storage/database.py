@@ -650,14 +650,36 @@ class Database:
             (message_id, ply, game_id),
         )
 
+    async def turn_log(self, game_id: int, seat: int) -> tuple[list[MoveRecord], int]:
+        """What `seat` has not seen on a board of its own, and the number of decisions so far.
+
+        The moves since `seat`'s last decision before its current turn (which began after
+        the last decision of anyone else): every move of the others since it last played,
+        then its own moves of this turn.
+        """
+        params = {"game": game_id, "seat": seat, "player": MoveKind.PLAYER.value}
+
+        def read(connection: sqlite3.Connection) -> tuple[list[MoveRecord], int]:
+            decisions = connection.execute(
+                "SELECT COUNT(*) FROM moves WHERE game_id = :game AND kind = :player",
+                params).fetchone()[0]
+            since = connection.execute(
+                """SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = :game
+                   AND kind = :player AND seat = :seat AND ply <= (
+                       SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = :game
+                       AND kind = :player AND seat != :seat)""",
+                params).fetchone()[0]
+            rows = connection.execute(
+                "SELECT * FROM moves WHERE game_id = :game AND ply > :since ORDER BY ply",
+                {**params, "since": since}).fetchall()
+            return [_move(row) for row in rows], int(decisions)
+
+        return await self._read(read)
+
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """The game's move log, in order."""
         rows = await self._fetch("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return [
-            MoveRecord(row["ply"], row["seat"], row["user_id"], MoveKind(row["kind"]), row["move"],
-                       datetime.fromisoformat(row["created_at"]))
-            for row in rows
-        ]
+        return [_move(row) for row in rows]
 
     async def _games(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
         """Records for the game rows `sql` selects, their seats read in the same snapshot."""
@@ -785,6 +807,11 @@ def _challenge(row: sqlite3.Row) -> ChallengeRecord:
         clock=row["clock"],
         seating=json.loads(row["seating"]) if row["seating"] else None,
     )
+
+
+def _move(row: sqlite3.Row) -> MoveRecord:
+    return MoveRecord(row["ply"], row["seat"], row["user_id"], MoveKind(row["kind"]), row["move"],
+                      datetime.fromisoformat(row["created_at"]))
 
 
 def _timer(row: sqlite3.Row) -> Timer:

@@ -27,12 +27,15 @@ async def test_challenging_the_bot_starts_a_game_against_the_ai_at_once(env, wor
     assert board.components
 
 
-async def play_against_the_ai(session, thread, human, rng: random.Random) -> None:
+async def play_against_the_ai(env, session, thread, human, rng: random.Random) -> None:
     """The member types random legal moves with /move; the AI answers by itself."""
     while not session.is_over:
         seat = session.state.current_player
         assert session.record.user_at(seat) == human.id, "the AI left its turn unplayed"
         move = rng.choice(session.state.legal_moves())
+        # Real commands are milliseconds apart; simcord's clock stands still between them,
+        # and a command from the very millisecond a position was shown counts as older.
+        await env.advance_time(0.001)
         played = await human.slash(thread, "move", notation=str(move))
         assert "Played" in (played.response.content or ""), played.response.content
 
@@ -57,7 +60,7 @@ async def test_a_whole_game_against_each_level_is_recorded_and_rated(
     session = await bot_of(env).sessions.in_channel(thread.id)
     assert session is not None
     assert {level_of(s.user_id) for s in session.record.seats if is_ai(s.user_id)} == {level}
-    await play_against_the_ai(session, thread, world.alice, random.Random(game))
+    await play_against_the_ai(env, session, thread, world.alice, random.Random(game))
 
     stored = await bot_of(env).db.get_game(session.id)
     assert stored is not None and stored.status is GameStatus.FINISHED

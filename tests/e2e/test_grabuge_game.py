@@ -47,7 +47,7 @@ async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(GAME_SEED))
     monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
     thread, session = await _open_game(env, world)
-    reserve_choices = clicks = 0
+    reserve_choices = clicks = turns = 0
     while not session.is_over:
         board = latest_board(thread)
         state = session.state
@@ -69,9 +69,18 @@ async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
         posted = len(thread.history())
         await mover.click(board, label=label)
         clicks += 1
-        assert len(thread.history()) == posted + 1  # one message per action, forced play included
-        assert latest_board(thread).id != board.id
+        if session.is_over or actor_for(session, world.alice, world.bob) is not mover:
+            # The turn passed: one new board (and its one ping), forced plays summed up on it.
+            assert len(thread.history()) == posted + 1
+            assert latest_board(thread).id != board.id
+            turns += 1
+        else:  # the same player goes on: the same board, edited in place
+            assert len(thread.history()) == posted
+            assert latest_board(thread).id == board.id
     assert reserve_choices > 0
+    boards = [m for m in thread.history()
+              if m.embeds and "Game #" in (m.embeds[0].footer.text or "")]
+    assert len(boards) == turns + 1, "one public board per turn"
     final = latest_board(thread)
     text = final.embeds[0].description
     state = session.state

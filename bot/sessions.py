@@ -70,8 +70,10 @@ def sample_outcome(state: AnyState, rng: random.Random) -> Any:
     return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
 
 
-def automatic_steps(work: AnyState, record: GameRecord, ply: int) -> list[NewMove]:
-    """Play chance outcomes (drawn from the game's seed) and forced moves until a choice.
+def automatic_steps(work: AnyState, record: GameRecord, ply: int,
+                    ui: GameUI[Any] | None = None) -> list[NewMove]:
+    """Play chance outcomes (drawn from the game's seed), forced moves and moves whose choice
+    cannot matter (`GameUI.obvious_move`) until a real choice.
 
     The outcome at each ply comes from `chance_rng(seed, ply)`, so the same seed and the same
     player moves always give the same game: a replay needs only the log, or the seed.
@@ -87,10 +89,14 @@ def automatic_steps(work: AnyState, record: GameRecord, ply: int) -> list[NewMov
             moves.append(NewMove(None, None, MoveKind.CHANCE, str(outcome)))
             continue
         legal = work.legal_moves()
-        if len(legal) != 1 or player is None:
+        if player is None:
             return moves
-        work.apply(legal[0])
-        moves.append(NewMove(player, record.user_at(player), MoveKind.FORCED, str(legal[0])))
+        obvious = str(legal[0]) if len(legal) == 1 else (
+            ui.obvious_move(work) if ui is not None else None)
+        if obvious is None:
+            return moves
+        applied = work.apply(obvious)
+        moves.append(NewMove(player, record.user_at(player), MoveKind.FORCED, str(applied)))
     raise RuntimeError(f"game {record.id}: more than {MAX_AUTOMATIC_STEPS} automatic steps")
 
 
@@ -251,7 +257,7 @@ class GameSession:
         work = self._state.clone()
         applied = work.apply(move)  # IllegalMove leaves self.state untouched
         moves = [NewMove(seat, actor, MoveKind.PLAYER, str(applied))]
-        moves += automatic_steps(work, self._record, self.ply + 1)
+        moves += automatic_steps(work, self._record, self.ply + 1, self.ui)
         turn = Turn(moves, work)
         await self._store(turn, work.result())
         stored_move.set(str(applied))
@@ -437,7 +443,7 @@ class GameSession:
             if self.is_over:
                 return None
             work = self._state.clone()
-            moves = automatic_steps(work, self._record, self.ply)
+            moves = automatic_steps(work, self._record, self.ply, self.ui)
             if not moves:
                 return None
             turn = Turn(moves, work)

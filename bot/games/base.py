@@ -166,6 +166,11 @@ class GameUI(ABC, Generic[StateT]):
         """
         return [self.describe(table, move) for move in moves]
 
+    def obvious_move(self, state: StateT) -> str | None:
+        """A move the bot plays for the player because the choice cannot matter (every
+        option has the same outcome); None to ask. A single legal move is played anyway."""
+        return None
+
     def after_announce(self, table: Table[StateT], turn: Turn) -> list[Notice | PrivateNote]:
         """What to send once the board of `turn` is posted (private information, say)."""
         return []

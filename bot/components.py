@@ -1,10 +1,10 @@
 """Every button and menu that survives a restart, and the one codec of their custom_ids.
 
 Nothing lives in memory between clicks: a custom_id names the game (or challenge, table,
-leaderboard), the board version (ply) it was drawn for, an action and its argument. A click
-is decoded here and handed to the `ComponentRouter` the bot was given at start; every error
-ends in the one component error handler. This is discord.py's DynamicItem pattern
-(examples/views/dynamic_counter.py).
+leaderboard, replay position, shared text), the board version (ply) it was drawn for, an
+action and its argument. A click is decoded here and handed to the `ComponentRouter` the bot
+was given at start; every error ends in the one component error handler. This is
+discord.py's DynamicItem pattern (examples/views/dynamic_counter.py).
 
 | prefix | item | custom_id |
 |---|---|---|
@@ -13,6 +13,8 @@ ends in the one component error handler. This is discord.py's DynamicItem patter
 | `lc` | ChallengeButton | `lc:<challenge>:<accept or decline>` |
 | `ll` | LobbyButton | `ll:<table>:<join, leave, start, ai_<level> or drop_ai>` |
 | `lb` | LeaderboardButton | `lb:<game>:<server or global>:<page>:<p or n>` |
+| `lv` | ReplayButton | `lv:<game>:<position>:<f, p, n, l or o>` (o: open a private viewer) |
+| `lh` | ShareButton | `lh:games` or `lh:rules:<game>` |
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class Prefix(StrEnum):
     CHALLENGE = "lc"
     LOBBY = "ll"
     LEADERBOARD = "lb"
+    REPLAY = "lv"
+    SHARE = "lh"
 
 
 TEMPLATES: dict[Prefix, str] = {
@@ -56,6 +60,8 @@ TEMPLATES: dict[Prefix, str] = {
         r"ll:(?P<lobby>\d+):(?P<action>join|leave|start|ai_easy|ai_medium|ai_hard|drop_ai)",
     Prefix.LEADERBOARD:
         r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)",
+    Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlo])",
+    Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
 }
 """The regular expression of each kind of custom_id (what DynamicItem matches)."""
 
@@ -134,6 +140,35 @@ class LeaderboardPage:
                         f"{self.direction}")
 
 
+@dataclass(frozen=True)
+class ReplayStep:
+    """A replay viewer's button: the game, the position to show, and which button it is."""
+
+    game_id: int
+    position: int
+    direction: str
+    """`f`irst, `p`revious, `n`ext, `l`ast, or `o`pen a new private viewer."""
+
+    @property
+    def custom_id(self) -> str:
+        """`lv:12:5:n`."""
+        return _checked(f"{Prefix.REPLAY}:{self.game_id}:{self.position}:{self.direction}")
+
+
+@dataclass(frozen=True)
+class ShareRequest:
+    """Share on a private answer: what to post in the channel (`games`, or `rules` of a game)."""
+
+    what: str
+    game: str = ""
+
+    @property
+    def custom_id(self) -> str:
+        """`lh:games`, `lh:rules:qawale`."""
+        tail = f":{self.game}" if self.game else ""
+        return _checked(f"{Prefix.SHARE}:{self.what}{tail}")
+
+
 # -- where clicks go ----------------------------------------------------------------------------
 
 
@@ -156,6 +191,14 @@ class ComponentRouter(Protocol):
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
         """Previous or Next on a leaderboard."""
+        ...
+
+    async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:
+        """First, Previous, Next or Last in a replay viewer, or Step through under a replay."""
+        ...
+
+    async def share(self, interaction: Interaction, request: ShareRequest) -> None:
+        """Share: post a private answer's embed in the channel."""
         ...
 
 
@@ -303,8 +346,52 @@ class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefi
                      lambda router: router.leaderboard_page(interaction, self.page))
 
 
+class ReplayButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.REPLAY]):
+    """First, Previous, Next, Last (or Step through); the position to show is in the custom_id."""
+
+    def __init__(self, game_id: int, position: int, direction: str, **button: Any) -> None:
+        self.step = ReplayStep(game_id, position, direction)
+        super().__init__(discord.ui.Button(custom_id=self.step.custom_id,
+                                           style=discord.ButtonStyle.secondary, **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["game"]), int(match["position"]), match["dir"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Show the position."""
+        await _route(interaction, self.step.custom_id,
+                     lambda router: router.replay_step(interaction, self.step))
+
+
+class ShareButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.SHARE]):
+    """Share under a private answer: posts the same embed in the channel."""
+
+    def __init__(self, what: str, game: str = "", **button: Any) -> None:
+        self.request = ShareRequest(what, game)
+        super().__init__(discord.ui.Button(custom_id=self.request.custom_id, label="Share",
+                                           emoji="📣", style=discord.ButtonStyle.primary,
+                                           **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ShareButton:
+        """Rebuild the button from its custom_id."""
+        return cls(match["what"], match["game"] or "")
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Post the embed publicly."""
+        await _route(interaction, self.request.custom_id,
+                     lambda router: router.share(interaction, self.request))
+
+
 COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton)
+    GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton, ReplayButton,
+    ShareButton)
 """Every restart-proof component, registered once by the bot at start."""
 
 UNKNOWN_CONTROL = ("This control is not one I know (it may come from an old message or a "

@@ -1,4 +1,10 @@
-"""Replays: a stored game's positions rebuilt from its move log, drawn as an animated GIF."""
+"""Replays: a stored game's positions rebuilt from its move log, drawn as a GIF or one by one.
+
+A replay shows every decision: the start position, then one position per move a player
+chose, numbered. The bot's automatic steps (chance outcomes, forced moves) are merged into
+the decision they follow, as the live board showed them; so the last position is always
+the final one.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +14,24 @@ from typing import Any
 
 from engines import GAMES
 from renderers import render
-from renderers.animation import MAX_FRAMES, animate, sample_indices
-from storage import GameRecord, MoveKind, MoveRecord
+from renderers.animation import MAX_WIDTH, animate, sample_indices
+from storage import GameRecord, GameStatus, MoveKind, MoveRecord
+
+SHOWN_KINDS = (MoveKind.PLAYER, MoveKind.FORCED)
+"""Moves written on a frame and highlighted; chance outcomes are never written (a card drawn
+may be secret)."""
 
 
 @dataclass(frozen=True)
 class Position:
-    """One frame of a replay: the spectator's view after a move, and the move to highlight."""
+    """One position of a replay: the spectator's view, the move to highlight, what led here."""
 
     view: dict[str, Any]
     highlight: str | None
+    number: int = 0
+    """The decision this position follows (0: the start)."""
+    move: str = ""
+    """`Alice: b2:NNE`, and any forced moves after it (empty at the start)."""
 
 
 def replay_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Position]:
@@ -28,17 +42,150 @@ def replay_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Po
         if not move.kind.changes_the_board:
             continue
         state.apply(move.move)
-        shown = move.move if move.kind in (MoveKind.PLAYER, MoveKind.FORCED) else None
+        shown = move.move if move.kind in SHOWN_KINDS else None
         positions.append(Position(state.view(None), shown))
     return positions
 
 
-def replay_gif(
-    record: GameRecord, moves: Sequence[MoveRecord], *, max_frames: int = MAX_FRAMES
-) -> bytes:
-    """The game as a looping GIF (long games sampled to `max_frames`, the end held)."""
-    positions = replay_positions(record, moves)
+def _name(record: GameRecord, seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(record.seats):
+        return "?"
+    return record.seats[seat].display_name
+
+
+def _described(record: GameRecord, decision: MoveRecord, automatic: Sequence[MoveRecord]) -> str:
+    """`Alice: b2:NNE`, then `· Bob (forced): j14` for each forced move that followed."""
+    parts = [f"{_name(record, decision.seat)}: {decision.move}"]
+    parts += [f"{_name(record, m.seat)} (forced): {m.move}"
+              for m in automatic if m.kind is MoveKind.FORCED]
+    return " · ".join(parts)
+
+
+def decision_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Position]:
+    """The start, then one position per player decision (numbered from 1).
+
+    Chance outcomes and forced moves are applied with the decision they follow (those
+    before the first decision with the start), so the last position is the final one.
+    The highlight is the last move a player made or the bot made for them, as on the board.
+    """
+    state = GAMES[record.game].new_state(len(record.seats), options=record.options or None)
+    groups: list[tuple[MoveRecord | None, list[MoveRecord]]] = [(None, [])]
+    for move in moves:
+        if not move.kind.changes_the_board:
+            continue
+        if move.kind is MoveKind.PLAYER:
+            groups.append((move, []))
+        else:
+            groups[-1][1].append(move)
+    positions = []
+    for number, (decision, automatic) in enumerate(groups):
+        applied = ([] if decision is None else [decision]) + automatic
+        for move in applied:
+            state.apply(move.move)
+        shown = [m.move for m in applied if m.kind in SHOWN_KINDS]
+        positions.append(Position(
+            state.view(None), shown[-1] if shown else None, number,
+            "" if decision is None else _described(record, decision, automatic)))
+    return positions
+
+
+def outcome_text(record: GameRecord) -> str:
+    """How the game ended (`Alice won`, `Draw`, `aborted`), or `still running`."""
+    if record.status is GameStatus.ABORTED:
+        return "aborted"
+    if record.status is GameStatus.RUNNING or record.result is None:
+        return "still running"
+    winners = [_name(record, seat) for seat in record.result.get("winners") or []]
+    if len(winners) == 1:
+        return f"{winners[0]} won"
+    if winners and len(winners) < len(record.seats):
+        return f"{' and '.join(winners)} won"
+    return "Draw"
+
+
+def gif_caption(position: Position, total: int, record: GameRecord) -> str:
+    """The strip under a GIF frame: `12. Alice: b2:NNE`, the outcome added on the last."""
+    if position.number == 0:
+        text = f"Start · {total} move{'s' * (total != 1)}"
+    else:
+        text = f"{position.number}. {position.move}"
+    if position.number == total:
+        text += f" · {outcome_text(record)}"
+    return text
+
+
+def viewer_caption(position: Position, total: int, record: GameRecord) -> str:
+    """`Move 12 of 83 · Alice: b2:NNE`, the outcome added on the last position."""
+    if position.number == 0:
+        text = f"Start position · {total} move{'s' * (total != 1)}"
+    else:
+        text = f"Move {position.number} of {total} · {position.move}"
+    if position.number == total:
+        text += f" · {outcome_text(record)}"
+    return text
+
+
+def render_position(record: GameRecord, position: Position) -> bytes:
+    """The PNG of one position of a replay."""
     names = [seat.display_name for seat in record.seats]
-    frames = [render(positions[i].view, positions[i].highlight, names=names)
-              for i in sample_indices(len(positions), max_frames)]
-    return animate(frames)
+    return render(position.view, position.highlight, names=names)
+
+
+FALLBACK_WIDTHS = (600, 480)
+"""Narrower GIFs tried, in order, when a replay at `MAX_WIDTH` is too big to upload."""
+
+MIN_SAMPLED_FRAMES = 8
+"""The fewest frames a sampled replay (the last resort for a huge game) keeps."""
+
+
+@dataclass(frozen=True)
+class ReplayGif:
+    """A replay's GIF, and how many of the game's positions it shows (all, unless sampled)."""
+
+    data: bytes
+    shown: int
+    positions: int
+
+    @property
+    def sampled(self) -> bool:
+        """True when some decisions had to be left out to fit the upload limit."""
+        return self.shown < self.positions
+
+
+def replay_gif(
+    record: GameRecord, moves: Sequence[MoveRecord], *, max_width: int = MAX_WIDTH,
+    max_frames: int | None = None,
+) -> bytes:
+    """The game as a looping GIF, one captioned frame per decision, the end held.
+
+    `max_frames` samples the decisions (first and last kept): a last resort for a game too
+    long to upload whole.
+    """
+    return fitting_gif(record, moves, limit=None, max_width=max_width,
+                       max_frames=max_frames).data
+
+
+def fitting_gif(
+    record: GameRecord, moves: Sequence[MoveRecord], *, limit: int | None,
+    max_width: int = MAX_WIDTH, max_frames: int | None = None,
+) -> ReplayGif:
+    """The replay GIF at most `limit` bytes: narrower if need be, sampled only as a last resort.
+
+    Each position is drawn once; only the GIF is made again for a narrower or sampled try.
+    """
+    positions = decision_positions(record, moves)
+    total = len(positions) - 1
+    frames = [render_position(record, position) for position in positions]
+    captions = [gif_caption(position, total, record) for position in positions]
+    keep = sample_indices(len(positions), max_frames or len(positions))
+    widths = [max_width, *(w for w in FALLBACK_WIDTHS if w < max_width)]
+    while True:
+        for width in widths:
+            data = animate([frames[i] for i in keep], captions=[captions[i] for i in keep],
+                           max_width=width)
+            if limit is None or len(data) <= limit:
+                return ReplayGif(data, len(keep), len(positions))
+        if len(keep) <= MIN_SAMPLED_FRAMES:
+            return ReplayGif(data, len(keep), len(positions))
+        keep = sample_indices(len(positions), max(MIN_SAMPLED_FRAMES, len(keep) // 2))
+        widths = widths[-1:]

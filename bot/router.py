@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 
 from bot.challenges import ChallengeService
@@ -11,9 +13,12 @@ from bot.components import (
     GameAction,
     LeaderboardPage,
     LobbyAction,
+    ReplayStep,
+    ShareRequest,
 )
 from bot.errors import Refusal
 from bot.games.common import require_player, resign_prompt
+from bot.guide import games_embed, rules_embed
 from bot.records import RecordsService
 from bot.replies import Interaction
 from bot.sessions import GameSession, SessionManager
@@ -113,3 +118,30 @@ class Router:
         """Show another page of a leaderboard in place."""
         embed, view = await self.records.leaderboard_page(page, interaction.guild_id)
         await interaction.response.edit_message(embed=embed, view=view)
+
+    async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:
+        """Step through: open a private viewer; First, Previous, Next, Last: edit it in place."""
+        if not plausible(step.game_id):
+            raise Refusal("There is no such game on this server.")
+        found = await self.records.replay_position(step, interaction.guild_id)  # refuse first
+        opening = step.direction == "o"
+        if opening:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()  # answer first: drawing may take a moment
+        frame = await self.records.replay_frame(*found)
+        picture = discord.File(io.BytesIO(frame.png), filename=frame.filename)
+        if opening:
+            await interaction.followup.send(frame.content, file=picture, view=frame.view,
+                                            ephemeral=True)
+        else:
+            await interaction.edit_original_response(content=frame.content,
+                                                     attachments=[picture], view=frame.view)
+
+    @staticmethod
+    async def share(interaction: Interaction, request: ShareRequest) -> None:
+        """Post the list of games, or a game's rules, in the channel; the private copy says so."""
+        embed = games_embed() if request.what == "games" else rules_embed(request.game)
+        await interaction.response.edit_message(content="📣 Shared in the channel.", view=None)
+        await interaction.followup.send(embed=embed,
+                                        allowed_mentions=discord.AllowedMentions.none())

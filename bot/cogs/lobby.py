@@ -11,13 +11,18 @@ from bot.challenges import ChallengeService
 from bot.clock import DEFAULT_CLOCK
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
-from bot.errors import Refusal
-from bot.games import GAME_UIS
-from bot.games.base import players_text
+from bot.components import ShareButton
+from bot.guide import games_embed, rules_embed
 from bot.replies import Interaction
-from engines import GAMES
 
 CLOCK_HELP = "Time per move; when it runs out the others may claim the win (default Daily)"
+
+
+def share_view(what: str, game: str = "") -> discord.ui.View:
+    """The Share button under a private answer of `/games` or `/rules`."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShareButton(what, game))
+    return view
 
 
 class Lobby(commands.Cog):
@@ -28,29 +33,17 @@ class Lobby(commands.Cog):
 
     @app_commands.command(name="games", description="The games you can play here")
     async def games(self, interaction: Interaction) -> None:
-        """List the games with their players and a one-line pitch."""
-        embed = discord.Embed(title="🎲 Ludothèque", colour=discord.Colour.blurple(),
-                              description="Challenge someone with `/challenge`; rules with "
-                                          "`/rules`.")
-        for ui in GAME_UIS.values():
-            embed.add_field(name=f"{ui.name} ({ui.players})", value=ui.pitch, inline=False)
-        for game_id, game in GAMES.items():
-            if game_id not in GAME_UIS:
-                embed.add_field(name=f"{game.name} ({players_text(game)}) · *coming soon*",
-                                value="Not playable here yet.", inline=False)
-        await interaction.response.send_message(embed=embed)
+        """List the games privately, with a Share button that posts the list in the channel."""
+        await interaction.response.send_message(embed=games_embed(), view=share_view("games"),
+                                                ephemeral=True)
 
     @app_commands.command(name="rules", description="A summary of a game's rules")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:
-        """Show a readable summary of one game's rules."""
-        ui = GAME_UIS.get(game)
-        if ui is None:
-            raise Refusal(f"There is no game called {game[:50]!r}. See `/games`.")
-        embed = discord.Embed(title=f"{ui.name} · {ui.players}", description=ui.rules,
-                              colour=discord.Colour.blurple())
-        await interaction.response.send_message(embed=embed)
+        """Show one game's rules privately, with a Share button that posts them in the channel."""
+        await interaction.response.send_message(
+            embed=rules_embed(game), view=share_view("rules", game), ephemeral=True)
 
     async def _challenge(
         self,

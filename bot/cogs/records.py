@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import io
+import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.choices import GAME_CHOICES
-from bot.components import MAX_ID
-from bot.records import RecordsService
+from bot.records import CHOICE_TEXT_LIMIT, RecordsService
 from bot.replies import Interaction
+
+log = logging.getLogger(__name__)
 
 SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
                  app_commands.Choice(name="All servers", value="global")]
@@ -50,15 +52,28 @@ class Records(commands.Cog):
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="replay", description="Watch a game again, as an animation")
-    @app_commands.describe(game="The game id (see /history, or a board's footer)")
+    @app_commands.describe(game="One of your games (type to search), or any game's id")
     @app_commands.guild_only()
     async def replay(
-        self, interaction: Interaction, game: app_commands.Range[int, 1, MAX_ID]
+        self, interaction: Interaction, game: app_commands.Range[str, 1, CHOICE_TEXT_LIMIT]
     ) -> None:
-        """Post the game's moves as an animated GIF rebuilt from its move log."""
-        record = await self.records.find_replayable(game, interaction.guild_id)
+        """Post the game's decisions as an animated GIF, with a button to step through them."""
+        record = await self.records.find_replay(game, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(thinking=True)
         replay = await self.records.replay(record)
         await interaction.followup.send(
             replay.caption, file=discord.File(io.BytesIO(replay.gif), filename=replay.filename),
-            allowed_mentions=discord.AllowedMentions.none())
+            view=replay.view, allowed_mentions=discord.AllowedMentions.none())
+
+    @replay.autocomplete("game")
+    async def replay_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The member's latest games on this server matching what is typed, newest first."""
+        try:
+            found = await self.records.replay_choices(
+                interaction.user.id, interaction.guild_id, current[:CHOICE_TEXT_LIMIT])
+        except Exception:  # suggestions are a convenience: never an error for the member
+            log.exception("autocomplete of /replay %r failed", current[:CHOICE_TEXT_LIMIT])
+            return []
+        return [app_commands.Choice(name=name, value=value) for name, value in found]

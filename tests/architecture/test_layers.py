@@ -32,6 +32,7 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.games.common"},
     {"bot.games.*"},  # each game's controls: bot/games/<game>.py
     {"bot.games", "bot.board"},
+    {"bot.guide"},
     {"bot.sessions"},
     {"bot.challenges", "bot.records", "bot.deadlines"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},

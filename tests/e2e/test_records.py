@@ -71,20 +71,20 @@ async def test_stats_and_history_after_games(env, world) -> None:
     assert lines[1].startswith(f"`#{first}`")
 
 
-async def test_replay_posts_a_gif_with_one_frame_per_move(env, world) -> None:
+async def test_replay_posts_a_gif_with_one_frame_per_decision(env, world) -> None:
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     for move in ["a1:NES", "a4:SSE"]:
         mover = actor_for(session, world.alice, world.bob)
         played = await mover.slash(thread, "move", notation=move)
         assert "Played" in played.response.content, played.response.content
     await session.resign(world.alice.id)
-    result = await world.carol.slash(world.channel, "replay", game=session.id)
+    result = await world.carol.slash(world.channel, "replay", game=str(session.id))
     assert not result.ephemeral
     attachment = result.response.attachments[0]
     assert attachment.filename == f"replay-{session.id}.gif"
     gif = Image.open(io.BytesIO(await attachment.read()))
     assert gif.n_frames == 3  # the start and two moves; the resignation draws nothing
-    missing = await world.carol.slash(world.channel, "replay", game=9999)
+    missing = await world.carol.slash(world.channel, "replay", game="9999")
     assert missing.ephemeral and "no game #9999" in missing.response.content
 
 

@@ -1,13 +1,22 @@
-"""Animated replays: frames in, a looping GIF out; long games sampled."""
+"""Animated replays: frames in, a captioned looping GIF out; long games faster, and small."""
 
 from __future__ import annotations
 
 import io
 import itertools
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops, ImageDraw
 
-from renderers.animation import animate, sample_indices
+from renderers.animation import (
+    CAPTION_HEIGHT,
+    FRAME_MS,
+    MIN_FRAME_MS,
+    animate,
+    fit_text,
+    frame_duration,
+    sample_indices,
+)
 
 
 def _png(colour: str, size=(80, 60)) -> bytes:
@@ -39,3 +48,60 @@ def test_sampling_keeps_first_last_and_spreads_the_rest() -> None:
     assert picked == sorted(set(picked))
     gaps = {b - a for a, b in itertools.pairwise(picked)}
     assert max(gaps) - min(gaps) <= 1
+
+
+def _frames(gif: Image.Image) -> list[Image.Image]:
+    frames = []
+    for index in range(gif.n_frames):
+        gif.seek(index)
+        frames.append(gif.convert("RGB"))
+    return frames
+
+
+def test_each_frame_gets_its_caption_under_the_picture() -> None:
+    same = _png("white", (200, 100))
+    gif = Image.open(io.BytesIO(animate([same, same], captions=["1. Alice: a1", "2. Bob: b2"])))
+    assert gif.size == (200, 100 + CAPTION_HEIGHT) and gif.n_frames == 2
+    first, second = _frames(gif)
+    changed = ImageChops.difference(first, second).getbbox()
+    assert changed is not None and changed[1] >= 100  # only the caption strip differs
+
+
+def test_a_caption_too_long_is_cut_with_an_ellipsis() -> None:
+    assert fit_text("short", 400) == "short"
+    cut = fit_text("Alice: " + "b2:NNE " * 40, 300)
+    assert cut.endswith("…") and len(cut) < 60
+
+
+def test_captions_must_match_the_frames() -> None:
+    with pytest.raises(ValueError, match="captions"):
+        animate([_png("red")], captions=["a", "b"])
+    with pytest.raises(ValueError, match="at least one frame"):
+        animate([])
+
+
+def test_long_games_play_faster_but_never_too_fast() -> None:
+    assert frame_duration(1) == frame_duration(20) == FRAME_MS
+    assert MIN_FRAME_MS < frame_duration(80) < FRAME_MS
+    assert frame_duration(500) == MIN_FRAME_MS
+    gif = Image.open(io.BytesIO(animate([_png("red"), _png("blue")] * 50)))
+    gif.seek(1)
+    assert gif.info["duration"] == frame_duration(100)
+
+
+def test_frames_that_change_a_little_cost_little() -> None:
+    """One palette for all frames and no dithering: a frame stores only what changed."""
+    base = Image.new("RGB", (600, 600), "#f4efe3")
+    draw = ImageDraw.Draw(base)
+    for i in range(0, 600, 20):  # a detailed picture: costly to store whole
+        draw.line((0, i, 600, 600 - i), fill=(i % 256, 80, 160), width=3)
+    frames = []
+    for i in range(40):
+        frame = base.copy()
+        ImageDraw.Draw(frame).ellipse((10 * i, 10 * i, 10 * i + 30, 10 * i + 30), fill="#d81b72")
+        out = io.BytesIO()
+        frame.save(out, format="PNG")
+        frames.append(out.getvalue())
+    one = len(animate(frames[:1]))
+    forty = len(animate(frames, captions=[f"{i}. Alice: a{i}" for i in range(40)]))
+    assert forty < 6 * one

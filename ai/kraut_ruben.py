@@ -6,15 +6,18 @@ rebuilt as a state with the other contracts redrawn from those the seat has not 
 
 Easy and medium play a policy that plants for the mover's own contract and dumps what it
 does not want where an unknown contract loses most (easy slips into random moves); hard
-compares the policy's move with its closest rival over determinized full playouts of that
-policy, on `ReducedState` (one move per class of equivalent moves: a bed's position never
-scores), tile draws sampled as chance with the engine's probabilities.
+compares the policy's move with its two closest rivals over determinized full playouts of
+that policy, on `ReducedState` (one move per class of equivalent moves: a bed's position
+never scores), tile draws sampled as chance with the engine's probabilities. A rival is
+played only when it wins by a clear number of standard errors, and the shorter playouts of
+an emptier bag buy more iterations, so late decisions are searched harder in no more time.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -63,13 +66,26 @@ REACH_SHARE = 0.6
 TEMPERATURE = 3.0
 """Points of estimated lead that make a win e times likelier (softmax of the estimates)."""
 
-CANDIDATES = 2
-"""Moves hard compares: the policy's and its closest rival."""
+CANDIDATES = 3
+"""Moves hard compares: the policy's and its two closest rivals."""
 
-MARGIN = 0.08
-"""Mean reward by which the rival must beat the policy's move to be played instead.
+FULL_BAG = 85
+"""Tiles in a full bag: hard's iterations are counted for a playout from the first draw."""
 
-The policy is good and a few dozen playouts are noisy: deviate only on clear evidence.
+BAG_PADDING = 15
+"""Tiles' worth of moves a playout makes besides draws (takes, moles, the last turns)."""
+
+MAX_SCALE = 4.0
+"""At most this many times the iterations when the bag is nearly empty (short playouts)."""
+
+MIN_ITERATIONS = 2
+"""Fewest iterations hard runs: one sample has no spread to test a rival with."""
+
+CONFIDENCE = 2.0
+"""Standard errors by which a rival must beat the policy's move to be played instead.
+
+The policy is good and playouts are noisy: deviate only on clear evidence. Measured on the
+paired differences, the bar falls as iterations grow instead of staying a fixed margin.
 """
 
 NOISE = 0.25
@@ -371,6 +387,28 @@ def candidates(state: ReducedState, count: int) -> list[Move]:
     return [first, *rivals[: count - 1]]
 
 
+def scaled_iterations(base: int, bag: int) -> int:
+    """`base` iterations at a full bag, more as playouts shorten (about the same time each)."""
+    scale = min(MAX_SCALE, (FULL_BAG + BAG_PADDING) / (bag + BAG_PADDING))
+    # At least two samples: the test of a rival needs their spread.
+    return max(MIN_ITERATIONS, round(base * scale))
+
+
+def clear_winner(gains: Sequence[Sequence[float]]) -> int | None:
+    """The rival whose paired gains over the policy's move are clearly positive, if any.
+
+    `gains[i]` holds rival i's reward minus the policy move's, one per sample. A rival must
+    beat the policy by `CONFIDENCE` standard errors; of those that do, the best mean wins.
+    """
+    best, best_mean = None, 0.0
+    for i, diffs in enumerate(gains):
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        if mean > CONFIDENCE * error and mean > best_mean:
+            best, best_mean = i, mean
+    return best
+
+
 def estimated_scores(state: KrautRubenState) -> list[float]:
     """Each seat's expected final points (match points and cup included)."""
     totals = state.match_totals()
@@ -406,11 +444,12 @@ class KrautRubenAI(GameAI):
     budgets: ClassVar[dict[str, Budget]] = {
         "easy": Budget(iterations=0),
         "medium": Budget(iterations=0),
-        "hard": Budget(iterations=20),
+        "hard": Budget(iterations=28),
     }
     """Easy and medium play the policy (easy with random slips); hard checks it by playouts.
 
-    Hard's iterations are determinizations, each played to the end once per candidate.
+    Hard's iterations are determinizations, each played to the end once per candidate; the
+    count is for a full bag and grows as the bag empties (`scaled_iterations`).
     """
 
     def choose_move(self, state: AnyState, level: str, rng: random.Random) -> Any:
@@ -436,24 +475,29 @@ class KrautRubenAI(GameAI):
         """The policy's move unless a close rival does clearly better over the same futures.
 
         Every sample plays each candidate in the same determinization with the same chance
-        seed (common random numbers), so the comparison measures the move, not the luck.
+        seed (common random numbers), so the comparison measures the move, not the luck,
+        and the paired differences' spread says how clear a rival's lead is.
         """
         options = candidates(world, CANDIDATES)
         if len(options) == 1:
             return options[0]
-        totals = [0.0] * len(options)
-        for _ in range(budget.iterations):
+        iterations = scaled_iterations(budget.iterations, world.bag_count)
+        # Each rival's reward minus the policy move's, sample by sample.
+        gains: list[list[float]] = [[] for _ in options[1:]]
+        for _ in range(iterations):
             # Redrawing the world's own sampled contracts reads nothing hidden.
             sampled = world.clone()
             _redraw(sampled, seat, sampled.contracts[seat], rng)
             seed = rng.random()
-            for i, option in enumerate(options):
+            rewards = []
+            for option in options:
                 trial = sampled.clone()
                 trial.apply(option)
-                totals[i] += self._playout(trial, budget, random.Random(seed))[seat]
-        best = max(range(len(options)), key=lambda i: (totals[i], -i))
-        margin = MARGIN * budget.iterations
-        return options[best] if totals[best] - totals[0] > margin else options[0]
+                rewards.append(self._playout(trial, budget, random.Random(seed))[seat])
+            for i, reward in enumerate(rewards[1:]):
+                gains[i].append(reward - rewards[0])
+        rival = clear_winner(gains)
+        return options[0] if rival is None else options[rival + 1]
 
     def _playout(self, world: KrautRubenState, budget: Budget,
                  rng: random.Random) -> list[float]:

@@ -8,7 +8,16 @@ import pytest
 
 import ai
 from ai.base import is_chance, sample_chance
-from ai.kraut_ruben import KrautRubenAI, ReducedState, from_view, heuristic_move
+from ai.kraut_ruben import (
+    FULL_BAG,
+    MAX_SCALE,
+    KrautRubenAI,
+    ReducedState,
+    clear_winner,
+    from_view,
+    heuristic_move,
+    scaled_iterations,
+)
 from engines.kraut_ruben import (
     CONTRACTS,
     KRAUT_RUBEN,
@@ -133,3 +142,21 @@ def test_evaluate_gives_win_chances() -> None:
     assert len(chances) == 3 and abs(sum(chances) - 1) < 1e-9
     assert all(0 <= c <= 1 for c in chances)
 
+
+
+def test_hard_searches_more_as_the_bag_empties() -> None:
+    counts = [scaled_iterations(20, bag) for bag in range(FULL_BAG, -1, -1)]
+    assert counts[0] == 20
+    assert counts == sorted(counts)
+    assert counts[-1] == round(20 * MAX_SCALE)
+    assert scaled_iterations(1, FULL_BAG) == 2  # two samples at least, to measure a spread
+
+
+def test_a_rival_is_played_only_on_a_clear_lead() -> None:
+    steady = [0.05, 0.04, 0.06, 0.05]
+    noisy = [0.9, -0.8, 0.7, -0.6]
+    assert clear_winner([noisy]) is None
+    assert clear_winner([[-0.1, -0.2, -0.1, 0.0]]) is None
+    assert clear_winner([[0.0] * 4]) is None
+    assert clear_winner([noisy, steady]) == 1
+    assert clear_winner([[0.2, 0.21, 0.19, 0.2], steady]) == 0

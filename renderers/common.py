@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +31,16 @@ Box = tuple[float, float, float, float]
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 SUPERSAMPLE = 2
 """Drawing scale before the final shrink; 2 gives smooth discs at a modest cost."""
+
+PHONE_WIDTH = 360
+"""How wide a phone shows a board picture (Discord's chat column), in screen pixels."""
+MIN_PHONE_PX = 9
+"""The smallest font size and marker, in screen pixels, once a picture is shown that wide."""
+
+
+def min_size(canvas_width: float) -> float:
+    """The smallest font size or marker, in logical pixels, on a canvas this wide."""
+    return MIN_PHONE_PX * canvas_width / PHONE_WIDTH
 
 # -- palette ---------------------------------------------------------------------------
 # A dark frame around light play areas: it reads on Discord's dark and light themes alike.
@@ -51,27 +63,26 @@ WHITE: Colour = "#ffffff"
 
 @dataclass(frozen=True)
 class SeatColour:
-    """How one seat (or a neutral piece) is painted: fill, text on it, outline, mark."""
+    """How one seat (or a neutral piece) is painted: fill, text on it, outline."""
 
     name: str
     fill: Colour
     ink: Colour
     outline: Colour
-    mark: str
-    """A letter drawn on pieces so that colour is never the only cue."""
 
 
 SEAT_COLOURS: tuple[SeatColour, ...] = (
     # Seat 0 dark and seat 1 bright: they differ in lightness, so they stay apart for
-    # every kind of colour blindness; the rest follow the Okabe-Ito palette.
-    SeatColour("navy", "#1f3b7a", "#ffffff", "#0a1430", "A"),
-    SeatColour("orange", "#f08a00", "#1b1f24", "#6e3f00", "B"),
-    SeatColour("green", "#009e73", "#ffffff", "#004d38", "C"),
-    SeatColour("pink", "#cc79a7", "#1b1f24", "#5e2a47", "D"),
-    SeatColour("sky", "#56b4e9", "#1b1f24", "#1d5478", "E"),
-    SeatColour("vermillion", "#c0392b", "#ffffff", "#5a150e", "F"),
+    # every kind of colour blindness; the rest follow the Okabe-Ito palette. Pieces also
+    # carry their player's initials, so colour is never the only cue.
+    SeatColour("navy", "#1f3b7a", "#ffffff", "#0a1430"),
+    SeatColour("orange", "#f08a00", "#1b1f24", "#6e3f00"),
+    SeatColour("green", "#009e73", "#ffffff", "#004d38"),
+    SeatColour("pink", "#cc79a7", "#1b1f24", "#5e2a47"),
+    SeatColour("sky", "#56b4e9", "#1b1f24", "#1d5478"),
+    SeatColour("vermillion", "#c0392b", "#ffffff", "#5a150e"),
 )
-NEUTRAL = SeatColour("beige", "#e9dcbd", "#5a4a2e", "#6b5a3a", "")
+NEUTRAL = SeatColour("beige", "#e9dcbd", "#5a4a2e", "#6b5a3a")
 """Pieces that belong to nobody (Qawale's beige pebbles)."""
 
 
@@ -87,20 +98,77 @@ def player_name(names: Sequence[str] | None, seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+_WORD = re.compile(r"[^\W_]+")
+"""A run of letters or digits: the words initials are taken from."""
+
+
+def _initials_of(name: str) -> str:
+    """ "Alice Martin" → "AM", "bob" → "B", "Player 2" → "P2": first and last words' initials."""
+    words: list[str] = _WORD.findall(name)
+    if not words:
+        return ""
+    first = words[0][0].upper()
+    return first if len(words) == 1 else first + words[-1][0].upper()
+
+
+def initials(names: Sequence[str] | None, seats: int) -> list[str]:
+    """Each seat's mark on its pieces: its player's initials, told apart when they clash.
+
+    Clashing initials take the first word's first two letters ("Al", "An"); if those clash
+    too, the initial and the seat number ("B1", "B2"), and as a last resort "#1", "#2"
+    (no name gives a "#"). A name without a letter or digit gives "P1", "P2"…
+    """
+    full = [player_name(names, seat) for seat in range(seats)]
+    marks = [_initials_of(name) or f"P{seat + 1}" for seat, name in enumerate(full)]
+
+    def clashing() -> set[int]:
+        return {seat for seat, mark in enumerate(marks) if marks.count(mark) > 1}
+
+    for seat in clashing():
+        word = (_WORD.findall(full[seat]) or [""])[0]
+        if len(word) > 1:
+            marks[seat] = word[0].upper() + word[1].lower()
+    for seat in clashing():
+        marks[seat] = f"{marks[seat][0]}{seat + 1}"
+    for seat in clashing():
+        marks[seat] = f"#{seat + 1}"
+    return marks
+
+
+def plural(count: float, noun: str, plural_form: str | None = None) -> str:
+    """ "1 pebble", "0 pebbles", "3 pebbles", "2.5 points" (`plural_form`: irregular nouns)."""
+    word = noun if abs(count) == 1 else (plural_form or noun + "s")
+    return f"{count:g} {word}"
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A sentence with player names in it (`{0}`, `{1}`…): names shrink first to fit."""
+
+    template: str
+    names: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.template.format(*self.names)
+
+    def __add__(self, tail: str) -> Phrase:
+        return Phrase(self.template + tail.replace("{", "{{").replace("}", "}}"), self.names)
+
+
 def result_headline(
     result: ResultDict | None,
     current_player: int | None,
     names: Sequence[str] | None,
-) -> tuple[str, int | None]:
+) -> tuple[Phrase, int | None]:
     """The status sentence and the seat whose swatch goes with it (None: no swatch)."""
     if result is None:
         if current_player is None or current_player < 0:
-            return "Waiting…", None
-        return f"{player_name(names, current_player)} to play", current_player
+            return Phrase("Waiting…"), None
+        return Phrase("{0} to play", (player_name(names, current_player),)), current_player
     winners = result["winners"]
     if len(winners) == 1:
-        return f"{player_name(names, winners[0])} wins!", winners[0]
-    return "Draw", None
+        return Phrase("{0} wins!", (player_name(names, winners[0]),)), winners[0]
+    return Phrase("Draw"), None
 
 
 # -- fonts -------------------------------------------------------------------------------
@@ -176,6 +244,42 @@ class BoardGeometry:
         return Grid(self.cols, self.rows).parse(name)
 
 
+# -- what was drawn (for tests) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One text or marker drawn while `recording()` is on, in its canvas's logical pixels."""
+
+    kind: str
+    """"text" or "marker"."""
+    what: str
+    """The text itself, or what the marker shows."""
+    size: float
+    """A text's font size (as rendered), a marker's smallest extent."""
+    box: Box
+    canvas_width: int
+
+    @property
+    def phone_size(self) -> float:
+        """`size` in screen pixels once the picture is shown `PHONE_WIDTH` wide."""
+        return self.size * PHONE_WIDTH / self.canvas_width
+
+
+_RECORDS: ContextVar[list[Drawn] | None] = ContextVar("_RECORDS", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Collect every text and marker drawn inside the block (tests check their sizes)."""
+    records: list[Drawn] = []
+    token = _RECORDS.set(records)
+    try:
+        yield records
+    finally:
+        _RECORDS.reset(token)
+
+
 # -- canvas ------------------------------------------------------------------------------
 
 
@@ -203,6 +307,11 @@ class Canvas:
         twin.image = self.image.copy()
         twin.draw = ImageDraw.Draw(twin.image)
         return twin
+
+    @property
+    def min_size(self) -> float:
+        """The smallest font size or marker allowed here: `MIN_PHONE_PX` on a phone."""
+        return min_size(self.width)
 
     # -- coordinates
     def _v(self, value: float) -> int:
@@ -317,15 +426,32 @@ class Canvas:
         stroke_width: float = 0,
     ) -> None:
         """Text at `xy` with a Pillow anchor ("la" top-left, "mm" centre, "lm", "rm"…)."""
+        face = font(self._v(size), bold)
+        if _RECORDS.get() is not None:
+            x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+            px, py = self._p(xy)
+            box = ((px + x0) / self.scale, (py + y0) / self.scale,
+                   (px + x1) / self.scale, (py + y1) / self.scale)
+            self.note("text", text, face.size / self.scale, box)
         self.draw.text(
             self._p(xy),
             text,
             fill=fill,
-            font=font(self._v(size), bold),
+            font=face,
             anchor=anchor,
             stroke_width=self._v(stroke_width) if stroke else 0,
             stroke_fill=stroke,
         )
+
+    def note(self, kind: str, what: str, size: float, box: Box) -> None:
+        """Record a text or a marker drawn by other means, while `recording()` is on."""
+        records = _RECORDS.get()
+        if records is not None:
+            records.append(Drawn(kind, what, size, box, self.width))
+
+    def marker(self, what: str, box: Box) -> None:
+        """Record a marker (a dot, a ring, a badge…) covering `box`, for the size check."""
+        self.note("marker", what, min(box[2] - box[0], box[3] - box[1]), box)
 
     def text_centred(
         self,
@@ -338,7 +464,7 @@ class Canvas:
         stroke: Colour | None = None,
         stroke_width: float = 0,
     ) -> None:
-        """Text centred in `box`, shrunk to fit its width when needed."""
+        """Text centred in `box`, shrunk to fit its width when needed (never below the minimum)."""
         size = self.fitting_size(text, size, box[2] - box[0], bold=bold)
         self.text(box_centre(box), text, size, fill, bold=bold, anchor="mm",
                   stroke=stroke, stroke_width=stroke_width)
@@ -350,19 +476,69 @@ class Canvas:
     def fitting_size(
         self, text: str, size: float, max_width: float, *, bold: bool = False
     ) -> float:
-        """The largest size ≤ `size` (down to 60 % of it) at which `text` fits `max_width`."""
+        """The largest size ≤ `size`, and not below `min_size`, at which `text` fits `max_width`."""
         width = self.text_width(text, size, bold=bold)
         if width <= max_width:
             return size
-        return max(size * 0.6, size * max_width / width)
+        return max(self.min_size, size * max_width / width)
 
     def fit(self, text: str, size: float, max_width: float, *, bold: bool = False) -> str:
-        """`text` cut with an ellipsis so that it fits `max_width`."""
-        if self.text_width(text, size, bold=bold) <= max_width:
-            return text
-        while text and self.text_width(text + "…", size, bold=bold) > max_width:
-            text = text[:-1]
-        return text.rstrip() + "…"
+        """`text` cut at its end with an ellipsis so that it fits `max_width`."""
+        return self.fit_phrase(Phrase("{0}", (text,)), size, max_width, bold=bold)
+
+    def fit_phrase(
+        self, phrase: Phrase | str, size: float, max_width: float, *, bold: bool = False
+    ) -> str:
+        """`phrase` fitted to `max_width`: names are shortened (ending in "…") before the rest.
+
+        The longest name loses a letter at a time, down to three; only if that is not enough
+        does the sentence itself end in an ellipsis.
+        """
+        if isinstance(phrase, str):
+            phrase = Phrase(phrase.replace("{", "{{").replace("}", "}}"))
+
+        def fits(names: Sequence[str]) -> bool:
+            return self.text_width(phrase.template.format(*names), size, bold=bold) <= max_width
+
+        names = list(phrase.names)
+        if fits(names):
+            return str(phrase)
+        # Cut the longest name down, one letter at a time, to no less than 3 letters.
+        while True:
+            longest = max(range(len(names)), key=lambda i: len(names[i]), default=-1)
+            if longest < 0 or len(names[longest].rstrip("…")) <= 3:
+                break
+            names[longest] = _shorter(names[longest])
+            if fits(names):
+                return phrase.template.format(*names)
+        # Still too long: the sentence itself ends in an ellipsis.
+        text = phrase.template.format(*names)
+        low, high = 0, len(text)
+        while low < high:  # the longest prefix that fits with its ellipsis
+            mid = (low + high + 1) // 2
+            if self.text_width(text[:mid].rstrip() + "…", size, bold=bold) <= max_width:
+                low = mid
+            else:
+                high = mid - 1
+        return text[:low].rstrip() + "…"
+
+    def wrap(
+        self, text: str, size: float, max_width: float, max_lines: int, *, bold: bool = False
+    ) -> list[str]:
+        """`text` broken at spaces into at most `max_lines` lines no wider than `max_width`.
+
+        Only what still does not fit then is cut, with an ellipsis.
+        """
+        lines: list[str] = []
+        words = text.split(" ")
+        while words and len(lines) < max_lines:
+            line = words.pop(0)
+            while words and self.text_width(f"{line} {words[0]}", size, bold=bold) <= max_width:
+                line += " " + words.pop(0)
+            lines.append(line)
+        if words:
+            lines[-1] = " ".join([lines[-1], *words])
+        return [self.fit(line, size, max_width, bold=bold) for line in lines]
 
     # -- layers and output
     @contextmanager
@@ -392,8 +568,26 @@ class Canvas:
         return encode_png(self.to_image())
 
 
+def _shorter(name: str) -> str:
+    """`name` one letter shorter, ending in "…"."""
+    bare = name[:-1] if name.endswith("…") else name
+    return bare[:-1].rstrip() + "…"
+
+
+PALETTE_COLOURS = 256
+"""Colours kept when encoding: the boards are flat colours and their anti-aliased edges."""
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of `image`, quickly compressed: encoding time matters more than a few KB."""
+    """PNG bytes of `image`, quickly compressed: encoding time matters more than a few KB.
+
+    An RGB picture is first reduced to a palette (fast octree, no dithering): a third of the
+    bytes to compress, so it encodes in about half the time and weighs about 40 % as much,
+    and no one tells the colours apart (a channel is off by less than 1 on average).
+    """
+    if image.mode == "RGB":
+        image = image.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE,
+                               dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
@@ -452,18 +646,28 @@ def draw_piece(
     centre: Point,
     radius: float,
     colour: SeatColour,
+    label: str = "",
     *,
-    mark: bool = True,
     outline_width: float | None = None,
 ) -> None:
-    """A round piece in `colour`, outlined, with its mark letter when `mark` is set."""
+    """A round piece in `colour`, outlined, with `label` (its player's initials) on it."""
     outline_width = outline_width if outline_width is not None else max(1.5, radius * 0.09)
+    x, y = centre
+    canvas.marker("piece", (x - radius, y - radius, x + radius, y + radius))
     canvas.circle(centre, radius, colour.fill, colour.outline, outline_width)
     # A soft inner highlight makes pieces read as round tokens rather than flat dots.
     canvas.circle((centre[0] - radius * 0.28, centre[1] - radius * 0.3), radius * 0.22,
                   _lighten(colour.fill, 0.22))
-    if mark and colour.mark:
-        canvas.text(centre, colour.mark, radius * 0.95, colour.ink, bold=True, anchor="mm")
+    if label:
+        canvas.text(centre, label, label_size(canvas, label, radius), colour.ink, bold=True,
+                    anchor="mm")
+
+
+def label_size(canvas: Canvas, label: str, radius: float) -> float:
+    """Font size for `label` on a disc of `radius`: big, inside the disc, never too small."""
+    size = radius * (0.95 if len(label) == 1 else 0.8)
+    # Two letters must stay inside the disc: 1.6 radii leaves a margin at their corners.
+    return max(canvas.min_size, canvas.fitting_size(label, size, radius * 1.6, bold=True))
 
 
 def _lighten(colour: Colour, amount: float) -> Colour:
@@ -512,54 +716,64 @@ class StatusChip:
 def draw_status_bar(
     canvas: Canvas,
     box: Box,
-    headline: str,
+    headline: Phrase | str,
     seat: int | None,
     chips: Sequence[StatusChip] = (),
     *,
+    marks: Sequence[str] | None = None,
     headline_colour: Colour = TEXT,
 ) -> None:
-    """Header panel: a big headline (with the seat's swatch) over one chip per seat."""
+    """Header panel: a big headline (with the seat's swatch) over one chip per seat.
+
+    `marks` are the seats' initials, drawn on each swatch (see `initials`).
+    """
     x0, y0, x1, y1 = box
     canvas.rect(box, PANEL)
     two_lines = bool(chips)
     head_y = y0 + (y1 - y0) * (0.3 if two_lines else 0.5)
     x = x0 + 24
     if seat is not None:
-        draw_piece(canvas, (x + 22, head_y), 22, seat_colour(seat))
+        draw_piece(canvas, (x + 22, head_y), 22, seat_colour(seat), _mark(marks, seat))
         x += 58
-    canvas.text((x, head_y), canvas.fit(headline, 36, x1 - 24 - x, bold=True), 36,
+    canvas.text((x, head_y), canvas.fit_phrase(headline, 36, x1 - 24 - x, bold=True), 36,
                 headline_colour, bold=True, anchor="lm")
     if not two_lines:
         return
     chip_w = (x1 - x0 - 24 * 2 - 12 * (len(chips) - 1)) / len(chips)
-    top, bottom = y0 + (y1 - y0) * 0.58, y1 - 12
+    top, bottom = y0 + (y1 - y0) * 0.56, y1 - 10
     for index, chip in enumerate(chips):
         cx0 = x0 + 24 + index * (chip_w + 12)
         chip_box = (cx0, top, cx0 + chip_w, bottom)
         canvas.rect(chip_box, PANEL_RAISED if chip.active else None,
                     TEXT if chip.active else PANEL_RAISED, 2.5, radius=12)
         mid = (top + bottom) / 2
-        radius = (bottom - top) * 0.32
-        draw_piece(canvas, (cx0 + 12 + radius, mid), radius, seat_colour(chip.seat))
-        text_x = cx0 + 22 + 2 * radius
+        radius = (bottom - top) / 2 - 2
+        draw_piece(canvas, (cx0 + 4 + radius, mid), radius, seat_colour(chip.seat),
+                   _mark(marks, chip.seat))
+        text_x = cx0 + 14 + 2 * radius
         detail_w = canvas.text_width(chip.detail, 24, bold=True) if chip.detail else 0
         if chip.detail:
             canvas.text((cx0 + chip_w - 14, mid), chip.detail, 24, TEXT, bold=True, anchor="rm")
-        name_room = cx0 + chip_w - 14 - detail_w - 12 - text_x
+        name_room = cx0 + chip_w - 14 - detail_w - 10 - text_x
         canvas.text((text_x, mid), canvas.fit(chip.name, 24, name_room), 24, TEXT, anchor="lm")
 
 
+def _mark(marks: Sequence[str] | None, seat: int) -> str:
+    return marks[seat] if marks is not None and 0 <= seat < len(marks) else ""
+
+
 def draw_footer(
-    canvas: Canvas, box: Box, left: str, right: str = "", *, right_colour: Colour = MUTED
+    canvas: Canvas, box: Box, left: str, right: Phrase | str = "", *,
+    right_colour: Colour = MUTED,
 ) -> None:
     """A one-line footer: game name on the left, a note (like the last move) on the right."""
     x0, y0, x1, y1 = box
     mid = (y0 + y1) / 2
     canvas.text((x0 + 24, mid), left, 24, MUTED, bold=True, anchor="lm")
-    if right:
+    if str(right):
         room = x1 - x0 - 48 - canvas.text_width(left, 24, bold=True) - 24
-        canvas.text((x1 - 24, mid), canvas.fit(right, 24, room, bold=True), 24, right_colour,
-                    bold=True, anchor="rm")
+        canvas.text((x1 - 24, mid), canvas.fit_phrase(right, 24, room, bold=True), 24,
+                    right_colour, bold=True, anchor="rm")
 
 
 def draw_pill(

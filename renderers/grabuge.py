@@ -26,12 +26,15 @@ from renderers.common import (
     WIN,
     Box,
     Canvas,
+    Phrase,
     StatusChip,
     draw_footer,
     draw_piece,
     draw_status_bar,
     font,
+    initials,
     player_name,
+    plural,
     result_headline,
     seat_colour,
 )
@@ -45,7 +48,14 @@ CARD_W, CARD_H = 72, 100
 FAN_STEP = 32
 """Vertical offset between fanned reserve cards: the corner's rank and suit stay visible."""
 MAX_FANNED = 7
-"""Cards shown per reserve column; above that, the oldest are folded into a "+N" tab."""
+"""Slots per reserve column; above that, the oldest cards are folded into a "+N" tab that
+takes the first slot (so a folded column shows the tab and its last `MAX_FANNED - 1` cards)."""
+TEXT_SIZE = 20
+"""Labels and counts: the smallest readable size on a phone."""
+LINE = 22.0
+"""Between the two lines of text under a card."""
+CORNER_SIZE, CORNER_SIZE_10 = 27, 23
+"""A card corner's rank ("10" is narrower so that its suit still fits)."""
 
 TABLEAU_TOP = 140.0
 PILE_PITCH = 78.0
@@ -87,11 +97,12 @@ def render_grabuge(
 ) -> bytes:
     """PNG of a Grabuge view; with `highlight`, the last card played or kept is ringed."""
     canvas = _background().copy()
-    _draw_header(canvas, view, names)
-    mark, note = _last_move(view, names) if highlight else (None, "")
+    marks = initials(names, 2)
+    _draw_header(canvas, view, names, marks)
+    mark, note = _last_move(view, names) if highlight else (None, Phrase(""))
     _draw_tableau(canvas, view, mark)
     for seat in (0, 1):
-        _draw_player(canvas, view, seat, names, mark)
+        _draw_player(canvas, view, seat, names, marks, mark)
     decks = view.get("decks", 2)
     turn = view["turn"]["number"]
     left = f"Le Grabuge · {decks} decks · turn {turn}"
@@ -130,7 +141,7 @@ def _card_image_large(card: str | None, width: int, height: int, back: str) -> I
     ink = RED if _is_red(card) else BLACK
     rank = card_label(card)[:-1]
     suit = SUIT_SYMBOLS[card[1]]
-    corner = 27 if len(rank) == 1 else 23
+    corner = CORNER_SIZE if len(rank) == 1 else CORNER_SIZE_10
     draw.text((5 * s, 3 * s), rank, fill=ink, font=font(corner * s, True), anchor="la")
     rank_w = font(corner * s, True).getlength(rank)
     draw.text((5 * s + rank_w + 1 * s, 4 * s), suit, fill=ink, font=font(24 * s), anchor="la")
@@ -142,16 +153,25 @@ def _card_image_large(card: str | None, width: int, height: int, back: str) -> I
 def _paste_card(canvas: Canvas, card: str | None, x: float, y: float, *, back: str = "") -> None:
     image = _card_image(card, CARD_W, CARD_H, back)
     canvas.image.paste(image, (round(x * canvas.scale), round(y * canvas.scale)), image)
+    if card is not None:
+        # The corner is drawn once into the cached card image: note it for the size check.
+        rank = card_label(card)[:-1]
+        size = CORNER_SIZE if len(rank) == 1 else CORNER_SIZE_10
+        canvas.note("text", rank, size, (x + 5, y + 3, x + CARD_W / 2, y + 3 + size))
 
 
 def _ring(canvas: Canvas, x: float, y: float, colour: str, h: float = CARD_H) -> None:
-    canvas.rect((x - 3, y - 3, x + CARD_W + 3, y + h + 3), None, colour, 4.5, radius=10)
+    box = (x - 3, y - 3, x + CARD_W + 3, y + h + 3)
+    canvas.marker("ring", box)
+    canvas.rect(box, None, colour, 4.5, radius=10)
 
 
-def _empty_slot(canvas: Canvas, x: float, y: float, text: str = "") -> None:
+def _empty_slot(canvas: Canvas, x: float, y: float, *lines: str) -> None:
+    """An empty card place, with a word or two inside (one per line: a slot is narrow)."""
     canvas.rect((x, y, x + CARD_W, y + CARD_H), None, "#56616d", 2.5, radius=9)
-    if text:
-        canvas.text((x + CARD_W / 2, y + CARD_H / 2), text, 18, MUTED, bold=True, anchor="mm")
+    for row, line in enumerate(lines):
+        mid = y + CARD_H / 2 + (row - (len(lines) - 1) / 2) * LINE
+        canvas.text((x + CARD_W / 2, mid), line, TEXT_SIZE, MUTED, anchor="mm")
 
 
 # -- layout ------------------------------------------------------------------------------------
@@ -168,7 +188,9 @@ def _background() -> Canvas:
     return canvas
 
 
-def _draw_header(canvas: Canvas, view: GrabugeView, names: Sequence[str] | None) -> None:
+def _draw_header(
+    canvas: Canvas, view: GrabugeView, names: Sequence[str] | None, marks: Sequence[str]
+) -> None:
     result = view.get("result")
     current = view.get("current_player")
     headline, seat = result_headline(result, current, names)
@@ -178,29 +200,28 @@ def _draw_header(canvas: Canvas, view: GrabugeView, names: Sequence[str] | None)
         if seat is not None:  # the winner's total first
             headline += f" {scores[seat]}–{scores[1 - seat]} paquets"
         else:
-            headline += f" — {scores[0]} paquets each"
+            headline += f" — {plural(scores[0], 'paquet')} each"
     elif current is not None and current < 0:  # a card is being turned (a chance node)
-        headline = "Turning a card…"
+        headline = Phrase("Turning a card…")
     elif view["awaiting"] == "keep" and current is not None:
-        headline = f"{player_name(names, current)}: where does it go?"
+        headline = Phrase("{0}: where does it go?", (player_name(names, current),))
     elif view["awaiting"] == "reserve" and current is not None:
-        headline = f"{player_name(names, current)}: which reserve card?"
+        headline = Phrase("{0}: which reserve card?", (player_name(names, current),))
     chips = []
     for player in players:
-        total = player["paquets"]["total"]
         chips.append(StatusChip(
             seat=player["seat"], name=player_name(names, player["seat"]),
-            detail=f"{total} paquet{'s' * (total != 1)}",
+            detail=plural(player["paquets"]["total"], "paquet"),
             active=result is None and current == player["seat"]))
-    draw_status_bar(canvas, HEADER, headline, seat, chips)
+    draw_status_bar(canvas, HEADER, headline, seat, chips, marks=marks)
 
 
 def _draw_tableau(canvas: Canvas, view: GrabugeView, mark: Mark | None) -> None:
     piles = view.get("tableau") or []
-    title = f"Tableau · {len(piles)} pile{'s' * (len(piles) != 1)}"
+    title = f"Tableau · {plural(len(piles), 'pile')}"
     canvas.text((26, TABLEAU_TOP + 16), title, 22, TEXT, bold=True, anchor="lm")
-    canvas.text((WIDTH - 26, TABLEAU_TOP + 16), "Ace starts a pile · King wins it", 18, MUTED,
-                anchor="rm")
+    canvas.text((WIDTH - 26, TABLEAU_TOP + 16), "Ace starts a pile · King wins it", TEXT_SIZE,
+                MUTED, anchor="rm")
     shown = piles if len(piles) <= MAX_PILES_SHOWN else piles[:MAX_PILES_SHOWN - 1]
     left = (WIDTH - PILES_PER_ROW * PILE_PITCH) / 2 + (PILE_PITCH - CARD_W) / 2
     for index, pile in enumerate(shown):
@@ -210,7 +231,7 @@ def _draw_tableau(canvas: Canvas, view: GrabugeView, mark: Mark | None) -> None:
         _paste_card(canvas, pile["top"], x, y)
         if mark and mark.kind == "pile" and mark.index == pile["id"]:
             _ring(canvas, x, y, HIGHLIGHT)
-        canvas.text((x + CARD_W / 2, y + CARD_H + 14), f"×{pile['count']}", 17, MUTED,
+        canvas.text((x + CARD_W / 2, y + CARD_H + 14), f"×{pile['count']}", TEXT_SIZE, MUTED,
                     bold=True, anchor="mm")
     if len(shown) < len(piles):
         index = len(shown)
@@ -224,32 +245,41 @@ def _draw_tableau(canvas: Canvas, view: GrabugeView, mark: Mark | None) -> None:
 
 def _draw_player(
     canvas: Canvas, view: GrabugeView, seat: int, names: Sequence[str] | None,
-    mark: Mark | None,
+    marks: Sequence[str], mark: Mark | None,
 ) -> None:
     player = view["players"][seat]
     colour = seat_colour(seat)
     x0 = 10 + seat * (PANEL_W + 10)
-    y = PANELS_TOP + 26
+    y = PANELS_TOP + 28
     active = view.get("result") is None and view.get("current_player") == seat
     if active:
         canvas.rect((x0, PANELS_TOP, x0 + PANEL_W, FOOTER[1] - 6), None, colour.fill, 4,
                     radius=14)
-    draw_piece(canvas, (x0 + 26, y), 14, colour)
-    name = canvas.fit(player_name(names, seat), 24, PANEL_W - 60)
-    canvas.text((x0 + 48, y), name, 24, TEXT, bold=True, anchor="lm")
+    draw_piece(canvas, (x0 + 32, y), 20, colour, marks[seat])
+    name = canvas.fit(player_name(names, seat), 24, PANEL_W - 76, bold=True)
+    canvas.text((x0 + 60, y), name, 24, TEXT, bold=True, anchor="lm")
 
-    slots_y = PANELS_TOP + 70
-    labels_y = slots_y - 12
+    slots_y = PANELS_TOP + 74
+    labels_y = slots_y - 13
+    under_y = slots_y + CARD_H + 14
     grabuge = player["grabuge"]
 
     def slot_x(index: int) -> float:
         return x0 + index * SLOT_W + (SLOT_W - CARD_W) / 2
 
+    def label(x: float, text: str) -> None:
+        canvas.text((x + CARD_W / 2, labels_y), text, TEXT_SIZE, MUTED, anchor="mm")
+
+    def under(x: float, *lines: str) -> None:
+        for row, line in enumerate(lines):
+            canvas.text((x + CARD_W / 2, under_y + row * LINE), line, TEXT_SIZE, TEXT,
+                        anchor="mm")
+
     # Grabuge: its face-up card, with how many wait under it.
     gx = slot_x(0)
-    canvas.text((gx + CARD_W / 2, labels_y), "Grabuge", 16, MUTED, bold=True, anchor="mm")
+    label(gx, "Grabuge")
     if grabuge["became_talon"]:
-        _empty_slot(canvas, gx, slots_y, "→ talon")
+        _empty_slot(canvas, gx, slots_y, "→", "talon")
     elif grabuge["top"]:
         for depth in range(min(2, grabuge["under"]), 0, -1):
             _paste_card(canvas, None, gx + depth * 4, slots_y, back=colour.fill)
@@ -258,64 +288,68 @@ def _draw_player(
             _ring(canvas, gx, slots_y, PLAYABLE)
     else:
         _empty_slot(canvas, gx, slots_y, "empty")
-    under = f"+{grabuge['under']} under" if grabuge["top"] else ""
-    canvas.text((gx + CARD_W / 2, slots_y + CARD_H + 14), under, 16, TEXT, anchor="mm")
+    if grabuge["top"]:
+        under(gx, f"{grabuge['under']} under")
 
     # Talon: a face-down card with the count on it.
     tx = slot_x(1)
-    canvas.text((tx + CARD_W / 2, labels_y), "Talon", 16, MUTED, bold=True, anchor="mm")
+    label(tx, "Talon")
     if player["talon"]:
         _paste_card(canvas, None, tx, slots_y, back=colour.fill)
         canvas.text((tx + CARD_W / 2, slots_y + CARD_H / 2), str(player["talon"]), 30,
                     WHITE, bold=True, anchor="mm", stroke="#0b0d10", stroke_width=3)
     else:
         _empty_slot(canvas, tx, slots_y, "empty")
-    canvas.text((tx + CARD_W / 2, slots_y + CARD_H + 14), f"{player['talon']} cards", 16, TEXT,
-                anchor="mm")
+    under(tx, plural(player["talon"], "card"))
 
     # Turned: the card being placed (the mover only), ringed in the highlight colour.
     px = slot_x(2)
     placing = view.get("placing")
-    canvas.text((px + CARD_W / 2, labels_y), "Turned", 16, MUTED, bold=True, anchor="mm")
+    label(px, "Turned")
     if placing and placing.get("seat") == seat:
         _paste_card(canvas, placing["card"], px, slots_y)
         _ring(canvas, px, slots_y, PLAYABLE if placing.get("playable") else HIGHLIGHT)
         hand = view.get("hand_face_down") or 0
-        note = f"{hand} more to turn" if hand else "last of 4"
-        canvas.text((px + CARD_W / 2, slots_y + CARD_H + 14), note, 16, TEXT, anchor="mm")
+        under(px, *((f"{hand} more", "to turn") if hand else ("last of 4",)))
     else:
         _empty_slot(canvas, px, slots_y)
 
     # Paquets won: a gold disc with the total; the breakdown under it.
     qx = slot_x(3)
     paquets = player["paquets"]
-    canvas.text((qx + CARD_W / 2, labels_y), "Paquets", 16, MUTED, bold=True, anchor="mm")
+    label(qx, "Paquets")
     centre = (qx + CARD_W / 2, slots_y + CARD_H / 2)
     canvas.circle(centre, 34, WIN, "#6b5200", 3)
     canvas.text(centre, str(paquets["total"]), 32, "#1b1f24", bold=True, anchor="mm")
     if mark and mark.kind == "paquets" and mark.seat == seat:
+        canvas.marker("last paquet", (centre[0] - 40, centre[1] - 40,
+                                      centre[0] + 40, centre[1] + 40))
         canvas.circle(centre, 40, None, HIGHLIGHT, 4.5)
-    # Piles won, then the grabuge bonus (★) and leftover paquets (end) when there are any.
-    parts = [f"{paquets['crowned']} won"]
-    if paquets["grabuge_bonus"]:
-        parts.append(f"+{paquets['grabuge_bonus']}★")
-    if paquets["leftover"]:
-        parts.append(f"+{paquets['leftover']} left")
-    text = " ".join(parts)
-    size = canvas.fitting_size(text, 16, SLOT_W - 6)
-    canvas.text((qx + CARD_W / 2, slots_y + CARD_H + 14), text, size, TEXT, anchor="mm")
+    # Piles won, then the grabuge bonus (★) and the paquets left at the end, when there are.
+    bonus, leftover = paquets["grabuge_bonus"], paquets["leftover"]
+    extra = [f"+{bonus}★"] if bonus else []
+    if leftover:
+        extra.append(f"+{leftover}" if bonus else f"+{leftover} left")
+    under(qx, f"{paquets['crowned']} won", *([" ".join(extra)] if extra else []))
 
     # Reserve: four columns fanned downwards, the playable last cards ringed in green.
-    reserve_y = slots_y + CARD_H + 64
+    reserve_y = slots_y + CARD_H + 2 * LINE + 38
     playable = set(player.get("playable_columns") or []) if active else set()
     for number, column in enumerate(player["reserve"], start=1):
         cx = slot_x(number - 1)
-        canvas.text((cx + CARD_W / 2, reserve_y - 18), f"Column {number}", 16, MUTED,
+        canvas.text((cx + CARD_W / 2, reserve_y - 16), f"Col. {number}", TEXT_SIZE, MUTED,
                     bold=True, anchor="mm")
         _draw_column(canvas, column, cx, reserve_y,
                      ringed=number in playable,
                      marked=bool(mark and mark.kind == "column" and mark.seat == seat
                                  and mark.index == number))
+
+
+def folded(column: Sequence[str]) -> int:
+    """How many of a reserve column's oldest cards the "+N" tab stands for (0: none)."""
+    if len(column) <= MAX_FANNED:
+        return 0
+    return len(column) - (MAX_FANNED - 1)
 
 
 def _draw_column(
@@ -324,16 +358,16 @@ def _draw_column(
     if not column:
         _empty_slot(canvas, x, y)
         return
-    hidden = max(0, len(column) - MAX_FANNED)
+    hidden = folded(column)
     shown = column[hidden:]
     if hidden:
-        # The folded cards: a tab with their number, where the first card would be.
-        canvas.rect((x, y, x + CARD_W, y + FAN_STEP + 10), PANEL_RAISED, "#56616d", 2,
-                    radius=8)
-        canvas.text((x + CARD_W / 2, y + FAN_STEP / 2 + 1), f"+{hidden}", 20, TEXT, bold=True,
+        # The folded cards: a tab with their number, in the first card's slot.
+        tab = (x, y, x + CARD_W, y + FAN_STEP + 10)
+        canvas.marker("folded cards", tab)
+        canvas.rect(tab, PANEL_RAISED, "#56616d", 2, radius=8)
+        canvas.text((x + CARD_W / 2, y + FAN_STEP / 2 + 1), f"+{hidden}", 22, TEXT, bold=True,
                     anchor="mm")
         y += FAN_STEP
-        shown = shown[1:]  # the tab takes the first slot
     for index, card in enumerate(shown):
         _paste_card(canvas, card, x, y + index * FAN_STEP)
     last_y = y + (len(shown) - 1) * FAN_STEP
@@ -346,7 +380,9 @@ def _draw_column(
 # -- the last move -------------------------------------------------------------------------------
 
 
-def _last_move(view: GrabugeView, names: Sequence[str] | None) -> tuple[Mark | None, str]:
+def _last_move(
+    view: GrabugeView, names: Sequence[str] | None
+) -> tuple[Mark | None, Phrase]:
     """Where the last card played or kept is now, and a footer note about it."""
     previous = view["previous_log"]
     events = list(previous["events"]) if previous else []
@@ -356,12 +392,12 @@ def _last_move(view: GrabugeView, names: Sequence[str] | None) -> tuple[Mark | N
         if kind not in ("played", "kept") or event.get("from") == "setup":
             continue
         seat = event["seat"]
-        who = player_name(names, seat)
+        who = (player_name(names, seat),)
         label = card_label(event["card"])
         if kind == "kept":
-            return Mark("column", seat, event["column"]), f"{who}: {label} → column " \
-                f"{event['column']}"
+            return Mark("column", seat, event["column"]), Phrase("{0}: ", who) + \
+                f"{label} → column {event['column']}"
         if event.get("crowned"):
-            return Mark("paquets", seat, 0), f"{who} crowned a pile with {label}"
-        return Mark("pile", seat, event["pile"]), f"{who} played {label}"
-    return None, ""
+            return Mark("paquets", seat, 0), Phrase("{0} crowned a pile with ", who) + label
+        return Mark("pile", seat, event["pile"]), Phrase("{0} played ", who) + label
+    return None, Phrase("")

@@ -28,15 +28,21 @@ from renderers.common import (
     WHITE,
     Canvas,
     Colour,
+    Phrase,
     Point,
     SeatColour,
     draw_pill,
+    initials,
+    label_size,
     player_name,
 )
 
-WIDTH, HEIGHT = 800, 1080
+WIDTH, HEIGHT = 800, 1110
 HEADER = (0.0, 0.0, float(WIDTH), 112.0)
-FOOTER = (0.0, HEIGHT - 84.0, float(WIDTH), float(HEIGHT))
+FOOTER_LINES = 3
+"""The footer's lines: the last move (wrapped when long) and the rules in force."""
+FOOTER_LINE = 30.0
+FOOTER = (0.0, HEIGHT - 20.0 - FOOTER_LINES * FOOTER_LINE, float(WIDTH), float(HEIGHT))
 
 PITCH_X = 76.0
 """Horizontal distance between neighbouring columns."""
@@ -49,9 +55,9 @@ BOARD_BOX = (ORIGIN[0] - 42, ORIGIN[1] - 14 * PITCH_Y - 40, ORIGIN[0] + 8 * PITC
              ORIGIN[1] + 40)
 
 # Seat 0 is Red and seat 1 Blue, as granat.md says; they also differ in lightness and carry
-# their letter, so colour is never the only cue.
-RED = SeatColour("red", "#d7263d", "#ffffff", "#5e0b16", "R")
-BLUE = SeatColour("blue", "#1d4fa8", "#ffffff", "#0a1a3d", "B")
+# their player's initials, so colour is never the only cue.
+RED = SeatColour("red", "#d7263d", "#ffffff", "#5e0b16")
+BLUE = SeatColour("blue", "#1d4fa8", "#ffffff", "#0a1a3d")
 SEATS = (RED, BLUE)
 
 BOARD_FILL: Colour = "#efe6d2"
@@ -63,6 +69,12 @@ GARNET_LIGHT: Colour = "#e05a7d"
 GOLD: Colour = "#ffd23f"
 DOT: Colour = "#b9ad94"
 GHOST_ALPHA = 0.45
+MUST_CAPTURE: Colour = "#12a150"
+"""The ring around each pawn that can capture when a capture is compulsory."""
+BADGE_RADIUS = 15.0
+"""Numbered landing badges of a chain capture."""
+SMALL_TEXT = 20
+"""The smallest text (badges, pills): the smallest readable size on a phone."""
 
 
 def seat_paint(seat: int) -> SeatColour:
@@ -110,7 +122,10 @@ def render_granat(
     marked = _highlight(view, highlight, preview)
     preview = preview and marked is not None  # an unreadable proposal shows the plain board
     pawns = {p["cell"]: p for p in view.get("pawns") or []}
-    _draw_header(canvas, view, names)
+    marks = initials(names, 2)
+    _draw_header(canvas, view, names, marks)
+    for name in must_capture(view):
+        _draw_must_capture(canvas, name)
     if marked and not preview:
         _draw_ghosts(canvas, view, marked)
     if marked and preview:
@@ -119,12 +134,23 @@ def render_granat(
     elif marked:
         _draw_path(canvas, marked, proposed=False)
     for name in sorted(pawns):
-        _draw_pawn(canvas, pawns[name])
+        _draw_pawn(canvas, pawns[name], marks)
     if marked:
         _draw_marks(canvas, marked, proposed=preview)
     _draw_garnet_badge(canvas, view)
-    _draw_footer(canvas, view, marked, preview, names)
+    _draw_footer(canvas, view, marked, preview)
     return canvas.to_png()
+
+
+def must_capture(view: GranatView) -> list[str]:
+    """The pawns ringed as having to capture (capturing is compulsory in Granat).
+
+    When a capture is due, the view's `movable_pawns` are exactly the pawns that can capture:
+    the engine then offers captures only (from e8 alone when its garnet pawn must leave).
+    """
+    if view.get("result") is not None or not view.get("capture_due"):
+        return []
+    return sorted(view.get("movable_pawns") or [])
 
 
 # -- the move to mark --------------------------------------------------------------------------
@@ -228,22 +254,42 @@ def _draw_gem(canvas: Canvas, centre: Point, size: float, fill: Colour, outline:
                     (x - size * 0.45, y - size * 0.1)], GARNET_LIGHT)
 
 
-def _draw_pawn(canvas: Canvas, pawn: GranatPawnView) -> None:
+def _draw_must_capture(canvas: Canvas, name: str) -> None:
+    """A green ring, cased in white, round a pawn that can (so must) capture.
+
+    It lies outside the magenta ring of a move's start, so that both show on one pawn.
+    """
+    x, y = cell_centre(name)
+    r = PAWN_RADIUS + 15
+    canvas.marker("must capture", (x - r, y - r, x + r, y + r))
+    canvas.circle((x, y), r, None, WHITE, 7.5)
+    canvas.circle((x, y), r - 1.5, None, MUST_CAPTURE, 4.5)
+
+
+def _draw_pawn(canvas: Canvas, pawn: GranatPawnView, marks: Sequence[str]) -> None:
     centre = cell_centre(pawn["cell"])
-    paint = seat_paint(int(pawn["seat"]))
+    x, y = centre
+    seat = int(pawn["seat"])
+    paint = seat_paint(seat)
+    canvas.marker("pawn", (x - PAWN_RADIUS, y - PAWN_RADIUS, x + PAWN_RADIUS, y + PAWN_RADIUS))
     if pawn.get("garnet"):
-        # Garnet pawns: a gold crown ring around the disc and a gem instead of the plain letter.
+        # Garnet pawns: a gold crown ring around the disc and a gem badge at its foot (the
+        # top right corner is for a chain capture's step numbers).
         canvas.circle(centre, PAWN_RADIUS + 5, GOLD, INK, 2)
-        canvas.circle(centre, PAWN_RADIUS, paint.fill, paint.outline, 2.5)
-        _draw_gem(canvas, (centre[0], centre[1] + 1), 11, GARNET, WHITE)
-        canvas.text((centre[0] - PAWN_RADIUS * 0.62, centre[1] - PAWN_RADIUS * 0.55),
-                    paint.mark, 13, paint.ink, bold=True, anchor="mm")
-    else:
-        canvas.circle(centre, PAWN_RADIUS, paint.fill, paint.outline, 2.5)
-        canvas.text(centre, paint.mark, 24, paint.ink, bold=True, anchor="mm")
+    canvas.circle(centre, PAWN_RADIUS, paint.fill, paint.outline, 2.5)
+    mark = marks[seat] if seat < len(marks) else ""
+    canvas.text(centre, mark, label_size(canvas, mark, PAWN_RADIUS), paint.ink, bold=True,
+                anchor="mm")
+    if pawn.get("garnet"):
+        gem = (x + PAWN_RADIUS * 0.8, y + PAWN_RADIUS * 0.75)
+        canvas.marker("garnet", (gem[0] - 11, gem[1] - 13, gem[0] + 11, gem[1] + 13))
+        _draw_gem(canvas, gem, 11, GARNET, WHITE)
     if pawn.get("stuck"):
-        # Stuck on the far back row: a small bar under the letter says it can no longer move.
-        canvas.rect((centre[0] - 10, centre[1] + 13, centre[0] + 10, centre[1] + 17), paint.ink)
+        # Stuck on the far back row: a no-entry badge says it can no longer move.
+        badge = (x + PAWN_RADIUS * 0.75, y + PAWN_RADIUS * 0.75)
+        canvas.marker("stuck", (badge[0] - 10, badge[1] - 10, badge[0] + 10, badge[1] + 10))
+        canvas.circle(badge, 10, INK, WHITE, 2)
+        canvas.rect((badge[0] - 5.5, badge[1] - 1.75, badge[0] + 5.5, badge[1] + 1.75), WHITE)
 
 
 def _draw_ghosts(canvas: Canvas, view: GranatView, marked: Highlight) -> None:
@@ -266,7 +312,9 @@ def _mover(view: GranatView) -> int | None:
 def _draw_path(canvas: Canvas, marked: Highlight, *, proposed: bool) -> None:
     points = [cell_centre(name) for name in marked.path]
     start = points[0]
-    canvas.circle(start, PAWN_RADIUS + 9, None, HIGHLIGHT, 5)
+    r = PAWN_RADIUS + 9
+    canvas.marker("move start", (start[0] - r, start[1] - r, start[0] + r, start[1] + r))
+    canvas.circle(start, r, None, HIGHLIGHT, 5)
     if marked.kind is MoveKind.LOSE_MARBLE or len(points) < 2:
         return
     if marked.kind is MoveKind.MARBLE:
@@ -296,9 +344,11 @@ def _draw_marks(canvas: Canvas, marked: Highlight, *, proposed: bool) -> None:
     if marked.kind is MoveKind.CAPTURE and len(marked.path) > 2:
         for step, name in enumerate(marked.path[1:], start=1):
             x, y = cell_centre(name)
-            badge = (x + PAWN_RADIUS * 0.8, y - PAWN_RADIUS * 0.8)
-            canvas.circle(badge, 12, HIGHLIGHT, WHITE, 2)
-            canvas.text(badge, str(step), 14, WHITE, bold=True, anchor="mm")
+            bx, by = x + PAWN_RADIUS * 0.8, y - PAWN_RADIUS * 0.8
+            r = BADGE_RADIUS
+            canvas.marker(f"step {step}", (bx - r, by - r, bx + r, by + r))
+            canvas.circle((bx, by), r, HIGHLIGHT, WHITE, 2)
+            canvas.text((bx, by), str(step), SMALL_TEXT, WHITE, bold=True, anchor="mm")
     if marked.kind is MoveKind.LOSE_MARBLE:
         x, y = cell_centre(marked.path[0])
         canvas.line([(x - 16, y - 16), (x + 16, y + 16)], HIGHLIGHT, 6)
@@ -314,23 +364,28 @@ def _draw_garnet_badge(canvas: Canvas, view: GranatView) -> None:
         return
     x, y = cell_centre(_geometry()["garnet_cell"])
     text = "PROTECTS" if status == "protecting" else "MUST LEAVE"
-    draw_pill(canvas, (x + PAWN_RADIUS + 10 + canvas.text_width(text, 15, bold=True) + 21,
-                       y - PAWN_RADIUS - 6), text, 15, GARNET, WHITE)
+    width = canvas.text_width(text, SMALL_TEXT, bold=True) + 1.4 * SMALL_TEXT
+    draw_pill(canvas, (x + PAWN_RADIUS + 10 + width, y - PAWN_RADIUS - 8), text, SMALL_TEXT,
+              GARNET, WHITE)
 
 
 # -- header and footer ------------------------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: GranatView, names: Sequence[str] | None) -> None:
+def _draw_header(
+    canvas: Canvas, view: GranatView, names: Sequence[str] | None, marks: Sequence[str]
+) -> None:
     x0, y0, x1, y1 = HEADER
     canvas.rect(HEADER, PANEL)
     result = view.get("result")
     current = view.get("current_player")
     head_y = y0 + 32
     swatch: int | None
+    headline: Phrase
     if result is None:
         swatch = current if current in (0, 1) else None
-        headline = f"{player_name(names, swatch)} to play" if swatch is not None else "Waiting…"
+        headline = (Phrase("{0} to play", (player_name(names, swatch),)) if swatch is not None
+                    else Phrase("Waiting…"))
         if view.get("capture_due"):
             headline += " — must capture"
     else:
@@ -339,9 +394,9 @@ def _draw_header(canvas: Canvas, view: GranatView, names: Sequence[str] | None) 
         headline = _result_headline(result, names)
     x = x0 + 24
     if swatch is not None:
-        _draw_swatch(canvas, (x + 18, head_y), 18, swatch)
-        x += 48
-    canvas.text((x, head_y), canvas.fit(headline, 32, x1 - 24 - x, bold=True), 32, TEXT,
+        _draw_swatch(canvas, (x + 20, head_y), 20, swatch, marks)
+        x += 52
+    canvas.text((x, head_y), canvas.fit_phrase(headline, 32, x1 - 24 - x, bold=True), 32, TEXT,
                 bold=True, anchor="lm")
     players = view["players"]
     chip_w = (x1 - x0 - 48 - 12) / 2
@@ -353,35 +408,43 @@ def _draw_header(canvas: Canvas, view: GranatView, names: Sequence[str] | None) 
         canvas.rect((cx0, top, cx0 + chip_w, bottom), PANEL_RAISED if active else None,
                     TEXT if active else PANEL_RAISED, 2.5, radius=12)
         mid = (top + bottom) / 2
-        _draw_swatch(canvas, (cx0 + 26, mid), 14, seat)
+        radius = (bottom - top) / 2 - 2
+        _draw_swatch(canvas, (cx0 + 4 + radius, mid), radius, seat, marks)
         detail = f"{info['pawns']} · ◆{info['garnet_pawns']}"
         detail_w = canvas.text_width(detail, 22, bold=True)
         canvas.text((cx0 + chip_w - 12, mid), detail, 22, TEXT, bold=True, anchor="rm")
-        room = chip_w - 48 - detail_w - 20
-        canvas.text((cx0 + 48, mid), canvas.fit(player_name(names, seat), 22, room), 22, TEXT,
+        text_x = cx0 + 14 + 2 * radius
+        room = cx0 + chip_w - 12 - detail_w - 12 - text_x
+        canvas.text((text_x, mid), canvas.fit(player_name(names, seat), 22, room), 22, TEXT,
                     anchor="lm")
 
 
-def _draw_swatch(canvas: Canvas, centre: Point, radius: float, seat: int) -> None:
+def _draw_swatch(
+    canvas: Canvas, centre: Point, radius: float, seat: int, marks: Sequence[str]
+) -> None:
     paint = seat_paint(seat)
+    x, y = centre
+    canvas.marker("swatch", (x - radius, y - radius, x + radius, y + radius))
     canvas.circle(centre, radius, paint.fill, paint.outline, 2)
-    canvas.text(centre, paint.mark, radius * 1.05, paint.ink, bold=True, anchor="mm")
+    mark = marks[seat] if seat < len(marks) else ""
+    canvas.text(centre, mark, label_size(canvas, mark, radius), paint.ink, bold=True,
+                anchor="mm")
 
 
-def _result_headline(result: ResultDict, names: Sequence[str] | None) -> str:
+def _result_headline(result: ResultDict, names: Sequence[str] | None) -> Phrase:
     winners = list(result.get("winners") or [])
     reason = Result.from_dict(result).reason
     if len(winners) != 1:
-        return "Draw"
-    winner = player_name(names, winners[0])
-    return {
-        EndReason.CAPTURED_ALL: f"{winner} wins — every pawn taken",
-        EndReason.NO_MOVES: f"{winner} wins — no move left",
-        EndReason.RESIGNED: f"{winner} wins — resignation",
-    }.get(reason, f"{winner} wins!")
+        return Phrase("Draw")
+    winner = (player_name(names, winners[0]),)
+    return Phrase({
+        EndReason.CAPTURED_ALL: "{0} wins — every pawn taken",
+        EndReason.NO_MOVES: "{0} wins — no move left",
+        EndReason.RESIGNED: "{0} wins — resignation",
+    }.get(reason, "{0} wins!"), winner)
 
 
-def _footer_notes(view: GranatView, names: Sequence[str] | None) -> list[str]:
+def _footer_notes(view: GranatView) -> list[str]:
     """The rules in force right now, in a few words each."""
     notes: list[str] = []
     if view.get("result") is not None:
@@ -395,38 +458,47 @@ def _footer_notes(view: GranatView, names: Sequence[str] | None) -> list[str]:
         notes.append(f"{side}'s garnet pawn must leave e8 now")
     elif garnet["status"] == "neutral":
         notes.append("A neutral pawn on e8: yellow lines count as black")
-    for info in view["players"]:
-        if info["may_stop_early"]:
-            notes.append(f"{info['name']} has lost both garnet pawns and may stop: /resign")
+    stopping = [info["name"] for info in view["players"] if info["may_stop_early"]]
+    if stopping:
+        # One note for both sides, so that the notes never need more lines than there are.
+        who = " and ".join(stopping)
+        have = "have" if len(stopping) > 1 else "has"
+        notes.append(f"{who} {have} lost both garnet pawns and may stop: /resign")
+    if must_capture(view):
+        notes.append("Green rings: the pawns that must capture")
     return notes
 
 
 def _draw_footer(
-    canvas: Canvas,
-    view: GranatView,
-    marked: Highlight | None,
-    preview: bool,
-    names: Sequence[str] | None,
+    canvas: Canvas, view: GranatView, marked: Highlight | None, preview: bool
 ) -> None:
+    """The last (or proposed) move, then the rules in force, one per line, wrapped.
+
+    The notes are never cut: they are placed first, and the move gets the lines left.
+    """
     x0, y0, x1, _ = FOOTER
-    first, second = y0 + 26, y0 + 64
+    room = x1 - x0 - 48
+    notes = _footer_notes(view)
+    if not notes and not preview:
+        notes = ["◆ garnet pawn · yellow lines: chain captures · e8: garnet cell"]
+    note_lines = [line for note in notes for line in canvas.wrap(note, 21, room, 2, bold=True)]
+    note_lines = note_lines[:FOOTER_LINES - 1]
+    first_lines = FOOTER_LINES - len(note_lines)
+    lines: list[tuple[str, Colour, float]] = []
     if preview and marked:
-        pill = draw_pill(canvas, (x1 - 20, first), "PREVIEW — not played yet", 20, HIGHLIGHT)
-        canvas.text((x0 + 24, first), canvas.fit(marked.text, 24, pill[0] - 40, bold=True), 24,
-                    WHITE, bold=True, anchor="lm")
+        pill = draw_pill(canvas, (x1 - 20, y0 + 14 + FOOTER_LINE / 2),
+                         "PREVIEW — not played yet", SMALL_TEXT, HIGHLIGHT)
+        lines.append((canvas.fit(marked.text, 24, pill[0] - 40, bold=True), WHITE, 24))
     elif marked:
         description = view.get("last_move_description") if marked.text == view.get(
             "last_move") else None
         line = f"Last: {marked.text}" + (f" — {description}" if description else "")
-        canvas.text((x0 + 24, first), canvas.fit(line, 22, x1 - x0 - 48, bold=True), 22, WHITE,
-                    bold=True, anchor="lm")
+        lines += [(text, WHITE, 22) for text in canvas.wrap(line, 22, room, first_lines,
+                                                              bold=True)]
     else:
-        canvas.text((x0 + 24, first), "Granat", 24, MUTED, bold=True, anchor="lm")
-    notes = _footer_notes(view, names)
-    if notes:
-        canvas.text((x0 + 24, second), canvas.fit(" · ".join(notes), 21, x1 - x0 - 48, bold=True),
-                    21, GOLD, bold=True, anchor="lm")
-    elif not preview:
-        legend = "◆ garnet pawn · yellow lines: chain captures · e8: garnet cell"
-        canvas.text((x0 + 24, second), canvas.fit(legend, 20, x1 - x0 - 48), 20, MUTED,
-                    anchor="lm")
+        lines.append(("Granat", MUTED, 24))
+    colour = GOLD if _footer_notes(view) else MUTED
+    lines += [(text, colour, 21) for text in note_lines]
+    for row, (text, fill, size) in enumerate(lines[:FOOTER_LINES]):
+        y = y0 + 14 + (row + 0.5) * FOOTER_LINE
+        canvas.text((x0 + 24, y), text, size, fill, bold=True, anchor="lm")

@@ -21,11 +21,13 @@ from renderers.common import (
     BoardGeometry,
     Canvas,
     Colour,
+    Phrase,
     Point,
     StatusChip,
     draw_coordinates,
     draw_pill,
     draw_status_bar,
+    initials,
     inset,
     player_name,
     result_headline,
@@ -46,6 +48,9 @@ VINE_WIDTH = 9.0
 LAND_TINTS: tuple[Colour, ...] = ("#c9d4ee", "#fde0b8")
 """Light tints of each seat's colour for its land row (seat 0 navy, seat 1 orange)."""
 LEGAL_MARK = "#2e8b57"
+LEGAL_RADIUS = 10.0
+"""Half the legal-cell diamond's width: 20 px wide, still readable on a phone."""
+COORDINATE_SIZE = 21
 FACE_WORDS = {"grape": "GRAPE", "blank": "BLANK"}
 END_REASONS = {
     "land_reached": ("land reached!", "{w}'s vine reached {l}'s land"),
@@ -111,7 +116,8 @@ def _empty_board() -> Canvas:
     """Board, lands and coordinates, drawn once: every picture starts from a copy of it."""
     canvas = Canvas(WIDTH, HEIGHT)
     canvas.rect(inset(GEOMETRY.box, -8), BOARD, radius=14)
-    draw_coordinates(canvas, GEOMETRY, size=19, gap=12, sides=("left", "bottom", "right"))
+    draw_coordinates(canvas, GEOMETRY, size=COORDINATE_SIZE, gap=11,
+                     sides=("left", "bottom", "right"))
     for seat, row in enumerate(LAND_ROWS):
         # A bar in the owner's colour runs outside the land row, so the land shows even
         # when every cell on it is covered.
@@ -139,19 +145,19 @@ def _draw_header(canvas: Canvas, view: GrapsView, names: Sequence[str] | None) -
     if result is None and seat is not None and face:
         opening = view.get("phase") == "setup"
         what = "an opening grape" if opening else f"a {face}"
-        headline = f"{player_name(names, seat)}: place {what}"
+        headline = Phrase("{0}: place " + what, (player_name(names, seat),))
     elif result is not None:
         winners = result.get("winners") or []
         reason = END_REASONS.get(result.get("reason", ""))
         if len(winners) == 1 and reason:
-            headline = f"{player_name(names, winners[0])} wins — {reason[0]}"
+            headline = Phrase("{0} wins — " + reason[0], (player_name(names, winners[0]),))
     elif current is not None and current < 0:
-        headline = "Rolling the die…"
+        headline = Phrase("Rolling the die…")
     stocks = list(view.get("stocks") or [0, 0])
     chips = [StatusChip(seat=s, name=player_name(names, s), detail=f"{stocks[s]} in stock",
                         active=result is None and current == s)
              for s in (0, 1)]
-    draw_status_bar(canvas, HEADER, headline, seat, chips)
+    draw_status_bar(canvas, HEADER, headline, seat, chips, marks=initials(names, 2))
 
 
 def _draw_info(
@@ -176,10 +182,11 @@ def _draw_info(
     elif result is not None:
         winners = list(result.get("winners") or [])
         winner = winners[0] if len(winners) == 1 else 0
-        sentence = END_REASONS.get(result.get("reason", ""), ("", "Game over"))[1].format(
-            w=player_name(names, winner), l=player_name(names, 1 - winner))
-        canvas.text((x0 + 24, mid), canvas.fit(sentence, 30, x1 - x0 - 48, bold=True), 30, WIN,
-                    bold=True, anchor="lm")
+        template = END_REASONS.get(result.get("reason", ""), ("", "Game over"))[1]
+        sentence = Phrase(template.format(w="{0}", l="{1}"),
+                          (player_name(names, winner), player_name(names, 1 - winner)))
+        canvas.text((x0 + 24, mid), canvas.fit_phrase(sentence, 30, x1 - x0 - 48, bold=True),
+                    30, WIN, bold=True, anchor="lm")
         return
     if preview:
         draw_pill(canvas, (x1 - 22, mid), "PREVIEW — not played yet", 22, HIGHLIGHT)
@@ -207,8 +214,8 @@ def _draw_removed_legend(
         parts.append(f"{len(pruned)} pruned")
     if cut:
         parts.append(f"{len(cut)} cut off")
-    text = f"{player_name(names, owner)}'s vine: " + ", ".join(parts)
-    text = canvas.fit(text, 24, x1 - x0 - 50, bold=True)
+    phrase = Phrase("{0}'s vine: ", (player_name(names, owner),)) + ", ".join(parts)
+    text = canvas.fit_phrase(phrase, 24, x1 - x0 - 50, bold=True)
     width = canvas.text_width(text, 24, bold=True)
     _draw_ghost(canvas, (x1 - width - 26, mid), owner, 15)
     canvas.text((x1, mid), text, 24, TEXT, bold=True, anchor="rm")
@@ -219,9 +226,10 @@ def _draw_removed_legend(
 
 def _draw_legal_cells(canvas: Canvas, view: GrapsView) -> None:
     """A small hollow diamond on every cell where the face to place may go now."""
+    r = LEGAL_RADIUS
     for name in view.get("legal_cells") or []:
         x, y = GEOMETRY.centre(GRID.parse(name))
-        r = 6.5
+        canvas.marker("legal cell", (x - r, y - r, x + r, y + r))
         canvas.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], LEGAL_MARK)
 
 
@@ -285,6 +293,7 @@ def _bunch(canvas: Canvas, centre: Point, radius: float, ink: Colour) -> None:
 
 def _ring(canvas: Canvas, cell: Cell, *, dashed: bool) -> None:
     x0, y0, x1, y1 = inset(GEOMETRY.cell_box(cell), 0.5)
+    canvas.marker("ring", (x0, y0, x1, y1))
     if dashed:
         canvas.dashed_line([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], HIGHLIGHT, 4,
                            dash=8, gap=6)
@@ -307,6 +316,7 @@ def _draw_removed(canvas: Canvas, view: GrapsView) -> None:
 
 def _draw_ghost(canvas: Canvas, centre: Point, seat: int, radius: float) -> None:
     x, y = centre
+    canvas.marker("removed pawn", (x - radius, y - radius, x + radius, y + radius))
     colour = seat_colour(seat)
     if seat == 1:
         r = radius * 0.92

@@ -2,8 +2,9 @@
 
 Each tile has a drawn icon *and* a letter (colour is never the only cue); a snail or a mole
 shows what it covers in a small chip in the bed's corner. Owners are named on each garden,
-finished gardens are marked, the bag, the moles in hand and the tile just drawn sit on a strip
-under the header. Only a spectator's view is ever drawn on a board (contracts stay secret).
+finished gardens are marked; the tile just drawn and the moles in hand (each player's
+initials) sit on a strip under the header, the bag on a row of its own under it. Only a
+spectator's view is ever drawn on a board (contracts stay secret).
 """
 
 from __future__ import annotations
@@ -28,14 +29,18 @@ from renderers.common import (
     WIN,
     Box,
     Canvas,
+    Phrase,
     StatusChip,
     box_centre,
     draw_footer,
     draw_piece,
     draw_pill,
     draw_status_bar,
+    initials,
     inset,
+    label_size,
     player_name,
+    plural,
     result_headline,
     seat_colour,
 )
@@ -43,15 +48,25 @@ from renderers.common import (
 WIDTH = 800
 HEADER_H = 128.0
 STRIP_TOP, STRIP_H = 140.0, 96.0
-GARDENS_TOP = STRIP_TOP + STRIP_H + 14
+DRAWN_W = 260.0
+"""The drawn-tile box: wide enough for "dandelion" beside the tile."""
+BAG_TOP, BAG_H = STRIP_TOP + STRIP_H + 10, 56.0
+"""The bag's row: eight kinds, each with a count of up to two digits."""
+GARDENS_TOP = BAG_TOP + BAG_H + 14
 MARGIN, GAP = 16.0, 16.0
 PANEL_W = (WIDTH - 2 * MARGIN - GAP) / 2
 PANEL_HEAD = 46.0
-PANEL_FOOT = 30.0
+PANEL_FOOT = 32.0
 BED = (PANEL_W - 16) / 4
 PANEL_H = PANEL_HEAD + 3 * BED + PANEL_FOOT + 8
-LEGEND_H = 76.0
+LEGEND_H = 80.0
 FOOTER_H = 48.0
+
+TEXT_SIZE = 20
+"""The small print (labels, counts, bed names): the smallest readable size on a phone."""
+MOLE_RADIUS = 20.0
+"""A mole-in-hand token: big enough for its player's initials."""
+FOOT_ICON = 24.0
 
 GRASS = "#4f7a35"
 GRASS_DARK = "#2f4f20"
@@ -86,8 +101,10 @@ def render_kraut_ruben(
     gardens = view["gardens"]
     height = height_for(len(gardens))
     canvas = Canvas(WIDTH, height, scale=1)
-    _draw_header(canvas, view, names)
-    _draw_strip(canvas, view, names)
+    marks = initials(names, max(len(view["players"]), 1))
+    _draw_header(canvas, view, names, marks)
+    _draw_strip(canvas, view, marks)
+    _draw_bag(canvas, view)
     target = _parse_highlight(highlight)
     scores = _final_scores(view)
     for index, garden in enumerate(gardens):
@@ -139,13 +156,16 @@ def _final_scores(view: KrautRubenView) -> dict[int, int]:
 # -- header and strip ------------------------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: KrautRubenView, names: Sequence[str] | None) -> None:
+def _draw_header(
+    canvas: Canvas, view: KrautRubenView, names: Sequence[str] | None, marks: Sequence[str]
+) -> None:
     turn = view.get("turn")
     headline, seat = result_headline(view.get("result"), turn, names)
     result = view.get("result")
     if result and (scores := result["scores"]) and len(result["winners"]) == 1:
         winner = result["winners"][0]
-        headline = f"{player_name(names, winner)} wins with {scores[winner]:g} points!"
+        points = plural(scores[winner], "point")
+        headline = Phrase("{0} wins with " + points + "!", (player_name(names, winner),))
     chips = []
     for player in view["players"]:
         s = player["seat"]
@@ -155,54 +175,66 @@ def _draw_header(canvas: Canvas, view: KrautRubenView, names: Sequence[str] | No
         if player.get("finished"):
             detail = f"{detail} ✓".strip()
         chips.append(StatusChip(s, player_name(names, s), detail, active=s == turn))
-    draw_status_bar(canvas, (0, 0, WIDTH, HEADER_H), headline, seat, chips)
+    draw_status_bar(canvas, (0, 0, WIDTH, HEADER_H), headline, seat, chips, marks=marks)
 
 
-def _draw_strip(canvas: Canvas, view: KrautRubenView, names: Sequence[str] | None) -> None:
+def _draw_strip(canvas: Canvas, view: KrautRubenView, marks: Sequence[str]) -> None:
     top, bottom = STRIP_TOP, STRIP_TOP + STRIP_H
     # The tile just drawn, waiting for its bed.
-    drawn_box = (MARGIN, top, MARGIN + 210, bottom)
+    drawn_box = (MARGIN, top, MARGIN + DRAWN_W, bottom)
     drawn = view.get("drawn_tile")
     canvas.rect(drawn_box, PANEL, HIGHLIGHT if drawn else PANEL_RAISED, 3, radius=14)
     icon_box = (drawn_box[0] + 10, top + 10, drawn_box[0] + 10 + STRIP_H - 20, bottom - 10)
+    text_x = icon_box[2] + 12
+    canvas.text((text_x, top + 30), "Drawn", TEXT_SIZE, MUTED, bold=True, anchor="lm")
     if drawn:
         canvas.rect(icon_box, CARD, radius=10)
         _paste_tile(canvas, icon_box, drawn)
-        canvas.text((icon_box[2] + 12, top + 30), "Drawn", 20, MUTED, bold=True, anchor="lm")
-        canvas.text((icon_box[2] + 12, top + 62), canvas.fit(drawn, 24, 100, bold=True), 24,
-                    TEXT, bold=True, anchor="lm")
+        canvas.text((text_x, top + 62), canvas.fit(drawn, 24, drawn_box[2] - 10 - text_x,
+                                                   bold=True), 24, TEXT, bold=True, anchor="lm")
     else:
         canvas.rect(icon_box, PANEL_RAISED, radius=10)
-        canvas.text((icon_box[2] + 12, top + 30), "Drawn", 20, MUTED, bold=True, anchor="lm")
-        canvas.text((icon_box[2] + 12, top + 62), "nothing", 22, MUTED, anchor="lm")
-    # The bag: how many tiles, and of which kinds (public: every other tile is on the table).
-    bag = view["bag"]
-    bag_box = (drawn_box[2] + 12, top, WIDTH - MARGIN - 190, bottom)
-    canvas.rect(bag_box, PANEL, radius=14)
-    canvas.text((bag_box[0] + 16, top + 24), f"Bag: {bag['count']} tiles", 22, TEXT, bold=True,
-                anchor="lm")
-    kinds = [t for t in TILE_ORDER if t in bag["tiles"]]
-    slot = (bag_box[2] - bag_box[0] - 24) / max(len(kinds), 1)
-    for i, tile in enumerate(kinds):
-        x = bag_box[0] + 12 + i * slot
-        mini = (x + 2, top + 44, x + 34, top + 76)
-        canvas.rect(mini, CARD, radius=6)
-        _paste_tile(canvas, mini, tile, letter=False)
-        canvas.text((mini[2] + 3, top + 60), str(bag["tiles"][tile]), 18, TEXT, bold=True,
-                    anchor="lm")
-    # Moles still in hand, one token per seat (crossed out once played).
-    mole_box = (WIDTH - MARGIN - 178, top, WIDTH - MARGIN, bottom)
+        canvas.text((text_x, top + 62), "nothing", 22, MUTED, anchor="lm")
+    # Moles still in hand: one token per seat with its player's initials, crossed out once
+    # played.
+    mole_box = (drawn_box[2] + 12, top, WIDTH - MARGIN, bottom)
     canvas.rect(mole_box, PANEL, radius=14)
-    canvas.text((mole_box[0] + 14, top + 24), "Moles in hand", 20, TEXT, bold=True, anchor="lm")
+    canvas.text((mole_box[0] + 16, top + 24), "Moles in hand", 22, TEXT, bold=True, anchor="lm")
     players = view["players"]
-    step = min(32.0, (mole_box[2] - mole_box[0] - 28) / max(len(players), 1))
+    step = min(2 * MOLE_RADIUS + 10, (mole_box[2] - mole_box[0] - 32) / max(len(players), 1))
     for player in players:
-        centre = (mole_box[0] + 14 + step * player["seat"] + step / 2 - 2, top + 62)
+        seat = player["seat"]
+        x, y = mole_box[0] + 16 + step * seat + MOLE_RADIUS, top + 64
+        mark = marks[seat] if seat < len(marks) else ""
         if player.get("mole_available"):
-            draw_piece(canvas, centre, 13, seat_colour(player["seat"]))
+            draw_piece(canvas, (x, y), MOLE_RADIUS, seat_colour(seat), mark)
         else:
-            canvas.circle(centre, 13, None, MUTED, 2)
-            canvas.line([(centre[0] - 9, centre[1] + 9), (centre[0] + 9, centre[1] - 9)], MUTED, 2)
+            r = MOLE_RADIUS
+            canvas.marker("mole played", (x - r, y - r, x + r, y + r))
+            canvas.circle((x, y), r, None, MUTED, 2)
+            canvas.text((x, y), mark, label_size(canvas, mark, r), MUTED, bold=True, anchor="mm")
+            canvas.line([(x - r * 0.7, y + r * 0.7), (x + r * 0.7, y - r * 0.7)], MUTED, 2.5)
+
+
+def _draw_bag(canvas: Canvas, view: KrautRubenView) -> None:
+    """The bag: how many tiles, and of which kinds (public: every other tile is on the table)."""
+    bag = view["bag"]
+    box = (MARGIN, BAG_TOP, WIDTH - MARGIN, BAG_TOP + BAG_H)
+    mid = BAG_TOP + BAG_H / 2
+    canvas.rect(box, PANEL, radius=14)
+    title = f"Bag: {plural(bag['count'], 'tile')}"
+    canvas.text((box[0] + 16, mid), title, 22, TEXT, bold=True, anchor="lm")
+    left = box[0] + 16 + canvas.text_width("Bag: 88 tiles", 22, bold=True) + 12
+    kinds = [t for t in TILE_ORDER if t in bag["tiles"]]
+    # Each kind's slot has room for its tile and a two-digit count (16 tomatoes at most).
+    slot = min(84.0, (box[2] - 12 - left) / max(len(kinds), 1))
+    for i, tile in enumerate(kinds):
+        x = left + i * slot
+        mini = (x, mid - 18, x + 36, mid + 18)
+        canvas.rect(mini, CARD, radius=6)
+        _paste_tile(canvas, mini, tile)
+        canvas.text((mini[2] + 5, mid), str(bag["tiles"][tile]), TEXT_SIZE + 2, TEXT,
+                    bold=True, anchor="lm")
 
 
 # -- gardens ---------------------------------------------------------------------------------
@@ -223,20 +255,22 @@ def _draw_garden(
     canvas.rect(box, GRASS, FINISHED if finished else GRASS_DARK, 4 if finished else 2,
                 radius=16)
     head = (x0, y0, x1, y0 + PANEL_HEAD)
-    canvas.text((x0 + 14, (head[1] + head[3]) / 2), f"Garden {number}", 24, WHITE, bold=True,
+    head_y = (head[1] + head[3]) / 2
+    title = f"Garden {number}"
+    canvas.text((x0 + 14, head_y), title, 24, WHITE, bold=True,
                 anchor="lm", stroke=GRASS_DARK, stroke_width=2)
     right = x1 - 10
     if score is not None:
-        pill = draw_pill(canvas, (right, (head[1] + head[3]) / 2), f"{score} pts", 18, WIN, INK)
+        pill = draw_pill(canvas, (right, head_y), plural(score, "pt"), TEXT_SIZE, WIN, INK)
         right = pill[0] - 6
     if owner is not None:
+        # The owner's name on their colour; the pill's padding is 0.7 of the text size.
         colour = seat_colour(owner)
-        name = canvas.fit(player_name(names, owner), 18, right - x0 - 200, bold=True)
-        draw_pill(canvas, (right, (head[1] + head[3]) / 2), f"{colour.mark} · {name}", 18,
-                  colour.fill, colour.ink)
+        room = right - (x0 + 14 + canvas.text_width(title, 24, bold=True) + 12) - 1.4 * TEXT_SIZE
+        name = canvas.fit(player_name(names, owner), TEXT_SIZE, room, bold=True)
+        draw_pill(canvas, (right, head_y), name, TEXT_SIZE, colour.fill, colour.ink)
     else:
-        canvas.text((right - 4, (head[1] + head[3]) / 2), "no owner", 18, "#d7e6c8",
-                    anchor="rm")
+        canvas.text((right - 4, head_y), "no owner", TEXT_SIZE, "#d7e6c8", anchor="rm")
     rows = view.get("rows") or ["A", "B", "C"]
     for r, row in enumerate(garden["grid"]):
         for c, stack in enumerate(row):
@@ -246,47 +280,67 @@ def _draw_garden(
             bed = inset((bx, by, bx + BED, by + BED), 3)
             _draw_bed(canvas, bed, bed_name, stack)
             if target is not None and target == (number, bed_name):
+                canvas.marker("last bed", inset(bed, -2))
                 canvas.rect(inset(bed, -2), None, HIGHLIGHT, 5, radius=10)
-    # What the garden still allows, in words.
-    foot_y = y0 + PANEL_HEAD + 3 * BED + PANEL_FOOT / 2 + 2
-    bits = [f"snails {garden.get('snails', 0)}/2", f"moles {garden.get('moles', 0)}/2"]
-    if finished:
-        bits.insert(0, "FINISHED")
-    elif garden.get("full"):
-        bits.insert(0, "full")
-    else:
-        empty = garden.get("empty_beds", 0)
-        bits.insert(0, f"{empty} empty bed{'s' * (empty != 1)}")
-    if garden.get("last_bed_reserved"):
-        bits.append("last bed: owner only")
-    elif garden.get("closed") and not finished:
-        bits.append("closed to covers")
-    canvas.text((x0 + 14, foot_y), canvas.fit(" · ".join(bits), 16, PANEL_W - 28), 16,
-                WHITE, anchor="lm")
+    _draw_garden_foot(canvas, (x0 + 14, y0 + PANEL_HEAD + 3 * BED + PANEL_FOOT / 2 + 3),
+                      garden, bool(finished))
     if target is not None and target == (number, None):
+        canvas.marker("last garden", inset(box, -3))
         canvas.rect(inset(box, -3), None, HIGHLIGHT, 5, radius=18)
+
+
+def _draw_garden_foot(
+    canvas: Canvas, start: tuple[float, float], garden: KrautRubenGardenView, finished: bool
+) -> None:
+    """What the garden still allows: its empty beds, then snails and moles out of 2.
+
+    Snails and moles are icons: the words would not fit at a readable size.
+    """
+    x, y = start
+    if finished:
+        first = "FINISHED"
+    elif garden.get("full"):
+        first = "full"
+    elif garden.get("last_bed_reserved"):
+        first = "last bed: owner only"
+    else:
+        first = plural(garden.get("empty_beds", 0), "empty bed")
+    if garden.get("closed") and not finished and not garden.get("full"):
+        first += " · closed"
+    canvas.text((x, y), first, TEXT_SIZE, WHITE, anchor="lm")
+    x += canvas.text_width(first, TEXT_SIZE)
+    for tile, count in (("snail", garden.get("snails", 0)), ("mole", garden.get("moles", 0))):
+        canvas.text((x, y), " · ", TEXT_SIZE, WHITE, anchor="lm")
+        x += canvas.text_width(" · ", TEXT_SIZE)
+        icon = (x, y - FOOT_ICON / 2, x + FOOT_ICON, y + FOOT_ICON / 2)
+        canvas.rect(icon, CARD, radius=5)  # the dark mole would not show on the grass
+        _paste_tile(canvas, inset(icon, 1), tile)
+        x += FOOT_ICON + 4
+        canvas.text((x, y), f"{count}/2", TEXT_SIZE, WHITE, anchor="lm")
+        x += canvas.text_width(f"{count}/2", TEXT_SIZE)
 
 
 def _draw_bed(canvas: Canvas, box: Box, name: str, stack: Sequence[str]) -> None:
     if not stack:
         canvas.rect(box, SOIL, SOIL_LINE, 2, radius=8)
-        canvas.text(box_centre(box), name, 18, "#b89c7e", bold=True, anchor="mm")
+        canvas.text(box_centre(box), name, TEXT_SIZE, "#b89c7e", bold=True, anchor="mm")
         return
     canvas.rect(box, CARD, "#b9a57f", 2, radius=8)
     top = stack[-1]
-    _paste_tile(canvas, inset(box, 4), top, letter=False)
+    _paste_tile(canvas, inset(box, 4), top)
     letter = LETTERS.get(top, "?")
     if len(stack) > 1:  # the tile under the snail or mole, in a corner chip
         under = stack[-2]
         letter = f"{letter}/{LETTERS.get(under, '?')}"
         size = (box[2] - box[0]) * 0.42
         chip = (box[2] - size - 2, box[3] - size - 2, box[2] - 2, box[3] - 2)
+        canvas.marker("covered tile", chip)
         canvas.rect(chip, WHITE, INK, 2, radius=6)
-        _paste_tile(canvas, inset(chip, 2), under, letter=False)
-    width = 22.0 if len(letter) == 1 else 40.0  # fixed: measuring text is slow
-    tag = (box[0] + 2, box[1] + 2, box[0] + 2 + width, box[1] + 24)
+        _paste_tile(canvas, inset(chip, 2), under)
+    width = 26.0 if len(letter) == 1 else 46.0  # fixed: measuring text is slow
+    tag = (box[0] + 2, box[1] + 2, box[0] + 2 + width, box[1] + 28)
     canvas.rect(tag, INK, radius=6)
-    canvas.text(box_centre(tag), letter, 16, WHITE, bold=True, anchor="mm")
+    canvas.text(box_centre(tag), letter, TEXT_SIZE, WHITE, bold=True, anchor="mm")
 
 
 def _draw_legend(canvas: Canvas, top: float) -> None:
@@ -295,27 +349,26 @@ def _draw_legend(canvas: Canvas, top: float) -> None:
     for i, tile in enumerate(TILE_ORDER):
         row, col = divmod(i, per_row)
         x = MARGIN + col * slot
-        y = top + row * 36
-        mini = (x, y, x + 30, y + 30)
+        y = top + row * 38
+        mini = (x, y, x + 32, y + 32)
         canvas.rect(mini, CARD, radius=6)
-        _paste_tile(canvas, mini, tile, letter=False)
-        canvas.text((x + 38, y + 15), f"{LETTERS[tile]} {tile}", 19, TEXT, bold=True,
+        _paste_tile(canvas, mini, tile)
+        canvas.text((x + 40, y + 16), f"{LETTERS[tile]} {tile}", TEXT_SIZE, TEXT, bold=True,
                     anchor="lm")
 
 
 # -- tile icons ------------------------------------------------------------------------------
 
 
-def _paste_tile(canvas: Canvas, box: Box, tile: str, *, letter: bool = False) -> None:
+def _paste_tile(canvas: Canvas, box: Box, tile: str) -> None:
     """Paste the cached icon of `tile` into `box` (square-ish), on the canvas's device pixels."""
     size = round(min(box[2] - box[0], box[3] - box[1]) * canvas.scale)
+    canvas.marker(tile, box)
     icon = _icon(tile, size)
     cx, cy = box_centre(box)
     x = round(cx * canvas.scale - size / 2)
     y = round(cy * canvas.scale - size / 2)
     canvas.image.paste(icon, (x, y), icon)
-    if letter:
-        canvas.text((box[0] + 4, box[1] + 4), LETTERS.get(tile, "?"), 14, INK, bold=True)
 
 
 @lru_cache(maxsize=128)

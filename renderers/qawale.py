@@ -22,6 +22,7 @@ from renderers.common import (
     WIN,
     BoardGeometry,
     Canvas,
+    Phrase,
     Point,
     SeatColour,
     StatusChip,
@@ -30,6 +31,7 @@ from renderers.common import (
     draw_piece,
     draw_pill,
     draw_status_bar,
+    initials,
     inset,
     player_name,
     result_headline,
@@ -50,7 +52,10 @@ TOP_RADIUS = 50.0
 COLUMN_X = (11.0, 38.0)
 COLUMN_Y = (42.0, CELL_SIZE - 13.0)
 BAND_PITCH_MAX = 24.0
-BADGE_RADIUS = 18.0
+BADGE_RADIUS = 19.0
+"""Step badges: their number is 1.1 radii tall, at least the smallest readable size."""
+NEXT_RADIUS = 12.0
+"""Pebbles still to sow, in the preview's footer."""
 PATH_NODE = (TOP_CENTRE[0] + 36.0, TOP_CENTRE[1] + 38.0)
 """Where the sowing path crosses a cell: the disc's lower right, clear of its letter."""
 HEIGHT_LABEL = (COLUMN_X[0] + 1.0, 25.0)
@@ -60,6 +65,11 @@ HEIGHT_LABEL = (COLUMN_X[0] + 1.0, 25.0)
 def pebble_colour(pebble: str) -> SeatColour:
     """Paint for a pebble code: "n" neutral, "0"/"1" a seat."""
     return NEUTRAL if pebble == "n" else seat_colour(int(pebble))
+
+
+def pebble_label(pebble: str, marks: Sequence[str]) -> str:
+    """What a pebble carries: its owner's initials, nothing on a neutral one."""
+    return "" if pebble == "n" else marks[int(pebble)]
 
 
 @dataclass(frozen=True)
@@ -94,12 +104,13 @@ def render_qawale(
     current = view.get("current_player")
     sowing = _sowing(highlight, stacks, current)
 
+    marks = initials(names, 2)
     canvas = _empty_board().copy()
-    _draw_header(canvas, view, names)
-    _draw_stacks(canvas, stacks)
+    _draw_header(canvas, view, names, marks)
+    _draw_stacks(canvas, stacks, marks)
     winning = [[GRID.parse(name) for name in line] for line in view.get("winning_lines") or []]
     if winning:
-        _draw_winning_lines(canvas, winning, stacks)
+        _draw_winning_lines(canvas, winning, stacks, marks)
     # The path goes over the discs (clear of their letters) but under the stack columns,
     # so that the composition of every stack stays whole.
     if sowing and preview:
@@ -148,18 +159,20 @@ def _sowing(
 # -- header, footer --------------------------------------------------------------------------
 
 
-def _draw_header(canvas: Canvas, view: QawaleView, names: Sequence[str] | None) -> None:
+def _draw_header(
+    canvas: Canvas, view: QawaleView, names: Sequence[str] | None, marks: Sequence[str]
+) -> None:
     result = view.get("result")
     current = view.get("current_player")
     headline, seat = result_headline(result, current, names)
     if result is not None:
         winners = result.get("winners") or []
         if len(winners) == 1:
-            headline = f"{player_name(names, winners[0])} wins — four in a row!"
+            headline = Phrase("{0} wins — four in a row!", (player_name(names, winners[0]),))
         elif view.get("winning_lines"):
-            headline = "Draw — both colours made a line"
+            headline = Phrase("Draw — both colours made a line")
         else:
-            headline = "Draw — all pebbles played, no line"
+            headline = Phrase("Draw — all pebbles played, no line")
     stocks = list(view.get("stocks") or [0, 0])
     chips = [
         StatusChip(seat=s, name=player_name(names, s),
@@ -167,7 +180,7 @@ def _draw_header(canvas: Canvas, view: QawaleView, names: Sequence[str] | None) 
                    active=result is None and current == s)
         for s in (0, 1)
     ]
-    draw_status_bar(canvas, HEADER, headline, seat, chips)
+    draw_status_bar(canvas, HEADER, headline, seat, chips, marks=marks)
     # Stock pips under each chip's name would crowd a phone screen; the count says it.
 
 
@@ -184,10 +197,12 @@ def _draw_footer(canvas: Canvas, sowing: Sowing | None, preview: bool) -> None:
         x = FOOTER[0] + 24
         canvas.text((x, mid), "Next:", 22, MUTED, bold=True, anchor="lm")
         x += canvas.text_width("Next:", 22, bold=True) + 10
-        room = int((pill[0] - 16 - x) // 26)
+        # Too small for initials: the colours (which differ in lightness) tell them apart.
+        pitch = 2 * NEXT_RADIUS + 4
+        room = int((pill[0] - 16 - x) // pitch)
         for pebble in hand[:room]:
-            draw_piece(canvas, (x + 11, mid), 11, pebble_colour(pebble))
-            x += 26
+            draw_piece(canvas, (x + NEXT_RADIUS, mid), NEXT_RADIUS, pebble_colour(pebble))
+            x += pitch
     elif sowing:
         draw_footer(canvas, FOOTER, "Qawale", f"Last move: {sowing.move}", right_colour=WHITE)
     else:
@@ -223,13 +238,16 @@ def _empty_board() -> Canvas:
     return canvas
 
 
-def _draw_stacks(canvas: Canvas, stacks: Mapping[Cell, list[str]]) -> None:
+def _draw_stacks(
+    canvas: Canvas, stacks: Mapping[Cell, list[str]], marks: Sequence[str]
+) -> None:
     for cell in GRID.cells():
         stack = stacks.get(cell, [])
         if not stack:
             continue
         centre = _top_centre(cell)
-        draw_piece(canvas, centre, TOP_RADIUS, pebble_colour(stack[-1]), outline_width=3.5)
+        draw_piece(canvas, centre, TOP_RADIUS, pebble_colour(stack[-1]),
+                   pebble_label(stack[-1], marks), outline_width=3.5)
         if len(stack) > 1:
             canvas.text(_offset(cell, *HEIGHT_LABEL), f"×{len(stack)}", 22, INK_MUTED,
                         bold=True, anchor="lm")
@@ -291,6 +309,9 @@ def _draw_badges(canvas: Canvas, sowing: Sowing, *, proposed: bool) -> None:
     for step, (cell, pebble) in enumerate(sowing.landing, start=1):
         centre = _badge_centre(cell, visits[cell], totals[cell])
         visits[cell] += 1
+        x, y = centre
+        canvas.marker(f"step {step}", (x - BADGE_RADIUS, y - BADGE_RADIUS,
+                                       x + BADGE_RADIUS, y + BADGE_RADIUS))
         if proposed and pebble is not None:
             # In a preview the badge is the pebble that will land here, numbered.
             colour = pebble_colour(pebble)
@@ -309,6 +330,7 @@ def _draw_winning_lines(
     canvas: Canvas,
     lines: list[list[Cell]],
     stacks: Mapping[Cell, list[str]],
+    marks: Sequence[str],
 ) -> None:
     for line in lines:
         first, last = _top_centre(line[0]), _top_centre(line[-1])
@@ -326,4 +348,5 @@ def _draw_winning_lines(
             centre = _top_centre(cell)
             canvas.circle(centre, TOP_RADIUS + 8, INK)
             canvas.circle(centre, TOP_RADIUS + 5, WIN)
-            draw_piece(canvas, centre, TOP_RADIUS, pebble_colour(stack[-1]), outline_width=3.5)
+            draw_piece(canvas, centre, TOP_RADIUS, pebble_colour(stack[-1]),
+                       pebble_label(stack[-1], marks), outline_width=3.5)

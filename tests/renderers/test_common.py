@@ -10,8 +10,11 @@ from engines.grid import Cell
 from renderers.common import (
     BoardGeometry,
     Canvas,
+    Phrase,
     _dash_pieces,
+    draw_piece,
     player_name,
+    recording,
     result_headline,
     seat_colour,
 )
@@ -32,9 +35,14 @@ def test_player_names_fall_back_to_player_numbers() -> None:
 
 
 def test_headline_says_whose_turn_or_how_it_ended() -> None:
-    assert result_headline(None, 1, ["Alice", "Bob"]) == ("Bob to play", 1)
-    assert result_headline({"winners": [0]}, None, None) == ("Player 1 wins!", 0)
-    assert result_headline({"winners": [0, 1]}, None, None) == ("Draw", None)
+    def said(headline: tuple[Phrase, int | None]) -> tuple[str, int | None]:
+        return str(headline[0]), headline[1]
+
+    assert said(result_headline(None, 1, ["Alice", "Bob"])) == ("Bob to play", 1)
+    assert said(result_headline({"winners": [0]}, None, None)) == ("Player 1 wins!", 0)
+    assert said(result_headline({"winners": [0, 1]}, None, None)) == ("Draw", None)
+    # The name stays apart from the sentence, so that fitting shortens the name only.
+    assert result_headline(None, 0, ["Alice"])[0].names == ("Alice",)
 
 
 def _luminance(colour: str) -> float:
@@ -44,12 +52,16 @@ def _luminance(colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def test_first_two_seats_differ_in_lightness_not_only_hue_and_by_mark() -> None:
-    # Lightness survives every kind of colour blindness; the marks survive greyscale too.
+def test_first_two_seats_differ_in_lightness_not_only_hue_and_by_initials() -> None:
+    # Lightness survives every kind of colour blindness; the initials survive greyscale too.
     first, second = seat_colour(0), seat_colour(1)
     darker, lighter = sorted((_luminance(first.fill), _luminance(second.fill)))
     assert (lighter + 0.05) / (darker + 0.05) >= 3
-    assert first.mark and second.mark and first.mark != second.mark
+    canvas = Canvas(800, 100)
+    with recording() as drawn:
+        draw_piece(canvas, (50, 50), 20, first, "AM")
+    assert [(d.what, d.size >= canvas.min_size) for d in drawn if d.kind == "text"] == \
+        [("AM", True)]
 
 
 def test_long_text_is_cut_with_an_ellipsis() -> None:

@@ -11,9 +11,10 @@ import pytest
 from PIL import Image
 
 from engines import CHANCE, GAMES
-from engines.grabuge import GrabugeState
+from engines.grabuge import GrabugeState, card_label
 from renderers import render
-from renderers.grabuge import HEIGHT, RED, WIDTH
+from renderers.common import recording
+from renderers.grabuge import CARD_W, HEIGHT, MAX_FANNED, RED, WIDTH, folded
 from tests.renderers.pixels import image as _image
 
 GRABUGE = GAMES["grabuge"]
@@ -122,3 +123,25 @@ def test_the_final_board_renders_the_result() -> None:
     png = render(state.view(None), "keep 1", names=["Alice", "Bob"])
     assert _image(png).size == (WIDTH, HEIGHT)
     assert png != render(_played(choices=5).view(None))
+
+
+def test_the_folded_tab_counts_exactly_the_cards_it_hides() -> None:
+    assert [folded(["9C"] * n) for n in (0, 6, MAX_FANNED, MAX_FANNED + 1, 30)] == \
+        [0, 0, 0, 2, 30 - (MAX_FANNED - 1)]
+    view = copy.deepcopy(_played().view(None))
+    column = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"]
+    ranks = [card_label(card)[:-1] for card in column]
+    for player in view["players"]:
+        player["reserve"] = [[], [], [], []]
+    view["players"][0]["reserve"][0] = column
+    with recording() as drawn:
+        render(view)
+    tab = next(d for d in drawn if d.kind == "text" and d.what.startswith("+")
+               and d.what[1:].isdigit())
+    # The cards drawn below the tab, in the tab's column: their ranks, oldest first.
+    below = [d.what for d in drawn if d.kind == "text" and d.box[1] > tab.box[1]
+             and tab.box[0] - CARD_W / 2 < d.box[0] < tab.box[2]
+             and d.what in ranks]
+    hidden = int(tab.what[1:])
+    assert hidden + len(below) == len(column)
+    assert below == ranks[hidden:]

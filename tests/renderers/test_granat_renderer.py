@@ -9,8 +9,20 @@ from typing import Any
 from PIL import Image
 
 from engines import GAMES
+from engines.granat import MoveKind
 from renderers import render
-from renderers.granat import BLUE, HEIGHT, RED, WIDTH, cell_centre
+from renderers.common import recording
+from renderers.granat import (
+    BLUE,
+    FOOTER,
+    HEIGHT,
+    MUST_CAPTURE,
+    PAWN_RADIUS,
+    RED,
+    WIDTH,
+    cell_centre,
+    must_capture,
+)
 from tests.renderers.pixels import close
 from tests.renderers.pixels import pixel as _pixel
 from tests.renderers.pixels import rgb as _rgb
@@ -36,7 +48,7 @@ def test_png_decodes_at_the_portrait_size() -> None:
     png = render(GRANAT.new_state(2).view(None))
     image = Image.open(io.BytesIO(png))
     image.verify()
-    assert image.size == (WIDTH, HEIGHT) == (800, 1080)
+    assert image.size == (WIDTH, HEIGHT) == (800, 1110)
 
 
 def test_same_input_gives_identical_bytes_and_leaves_the_view_alone() -> None:
@@ -109,3 +121,60 @@ def test_a_finished_game_renders_with_names() -> None:
     view = state.view(None)
     view["result"] = {"winners": [1], "scores": None, "reason": "captured_all"}
     assert render(view, names=["Alice", "Bob"]) != render(view)
+
+
+def test_the_pawns_that_must_capture_are_ringed() -> None:
+    state = _state(BEFORE_DOUBLE)
+    view = state.view(None)
+    capturers = sorted({str(move.start) for move in state.legal_moves()
+                        if move.kind is MoveKind.CAPTURE})
+    assert view["capture_due"] and must_capture(view) == capturers == ["a13"]
+    with recording() as drawn:
+        png = render(view, names=["Alice", "Bob"])
+    ringed = [d for d in drawn if d.what == "must capture"]
+    assert [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in ringed] == \
+        [cell_centre("a13")]
+    x, y = cell_centre("a13")
+    ring = (x + PAWN_RADIUS + 11, y)
+    assert _close(_pixel(png, ring), _rgb(MUST_CAPTURE))
+    # No capture due: no ring, on the same spot or anywhere.
+    quiet = GRANAT.new_state(2).view(None)
+    assert not quiet["capture_due"] and must_capture(quiet) == []
+    with recording() as drawn:
+        render(quiet)
+    assert not [d for d in drawn if d.what == "must capture"]
+
+
+def test_the_footer_lines_are_never_cut_off() -> None:
+    # Two notes at once used to share one line, cut with "…": "/resign" never showed.
+    state = _state(BEFORE_DOUBLE)
+    state.apply("a13xg7xi5")
+    view = copy.deepcopy(state.view(None))
+    view["garnet_cell"]["status"] = "protecting"
+    view["garnet_cell"]["occupant"] = {"seat": 1, "colour": "blue", "garnet": True}
+    assert view["players"][0]["may_stop_early"]
+    for highlight in (None, "a13xg7xi5"):
+        with recording() as drawn:
+            render(view, highlight, names=["Alice", "Bob"])
+        footer = [d for d in drawn if d.kind == "text" and d.box[1] >= FOOTER[1]]
+        said = " ".join(d.what for d in footer)
+        assert "protects all Blue pawns this move" in said
+        assert "may stop: /resign" in said
+        if highlight:
+            assert "Last: a13xg7xi5 —" in said
+        for line in footer:
+            assert line.box[3] <= HEIGHT - 4 and line.box[2] <= WIDTH - 20, line
+        notes = [d for d in footer if "Last:" not in d.what]
+        assert not [d.what for d in notes if d.what.endswith("…")]
+
+
+def test_a_long_move_description_wraps_onto_a_second_line() -> None:
+    state = _state(BEFORE_DOUBLE)
+    state.apply("a13xg7xi5")
+    view = state.view(None)
+    view["players"][0]["may_stop_early"] = False
+    with recording() as drawn:
+        render(view, "a13xg7xi5")
+    footer = [d.what for d in drawn if d.kind == "text" and d.box[1] >= FOOTER[1]]
+    description = view["last_move_description"]
+    assert " ".join(footer[:2]) == f"Last: a13xg7xi5 — {description}"

@@ -9,7 +9,8 @@ from PIL import Image
 
 from engines import CHANCE, GAMES
 from renderers import render
-from renderers.kraut_ruben import WIDTH, height_for
+from renderers.common import recording
+from renderers.kraut_ruben import BAG_H, BAG_TOP, WIDTH, height_for
 
 
 def played(players: int, steps: int, seed: int = 3):
@@ -62,3 +63,22 @@ def test_a_finished_game_shows_each_garden_score() -> None:
     assert state.is_over()
     png = render(state.view(None), last, names=["A", "B", "C"])
     assert decode(png).size == (WIDTH, height_for(4))
+
+
+def test_bag_counts_show_every_digit_clear_of_the_next_tile() -> None:
+    # Each count used to be overlapped by the next kind's tile: "16" showed as "1".
+    view = played(3, 0)[0].view(None)
+    with recording() as drawn:
+        render(view, names=["Ann", "Ben", "Cy"])
+    row = [d for d in drawn if d.box[1] >= BAG_TOP and d.box[3] <= BAG_TOP + BAG_H]
+    counts = [d for d in row if d.kind == "text" and d.what.isdigit()]
+    tiles = [d for d in row if d.kind == "marker"]
+    assert [c.what for c in counts] == [str(n) for n in view["bag"]["tiles"].values()]
+    assert "16" in [c.what for c in counts]
+    for count in counts:
+        assert not [t.what for t in tiles if _overlap(count.box, t.box)], count
+    assert any(d.what == "Bag: 85 tiles" for d in row)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])

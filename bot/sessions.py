@@ -751,6 +751,8 @@ class SessionManager:
         self.timers_changed: Callable[[], None] = lambda: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
         self._sessions: dict[int, GameSession] = {}
+        self._by_channel: dict[int, int] = {}
+        """Channel → the game running there, for the sessions in memory (no read per /move)."""
         self._loading = asyncio.Lock()
 
     async def get(self, game_id: int) -> GameSession | None:
@@ -769,6 +771,9 @@ class SessionManager:
 
     async def in_channel(self, channel_id: int) -> GameSession | None:
         """The session of the game running in this channel or thread."""
+        known = self._sessions.get(self._by_channel.get(channel_id, 0))
+        if known is not None and not known.is_over:
+            return known
         record = await self.db.running_game_in(channel_id)
         return await self.get(record.id) if record else None
 
@@ -778,6 +783,8 @@ class SessionManager:
                               thinker=self.thinker, archive_after=self.archive_after,
                               timers_changed=lambda: self.timers_changed())
         self._sessions[record.id] = session
+        if record.status is GameStatus.RUNNING:
+            self._by_channel[record.channel_id] = record.id
         return session
 
     async def start(self, record: GameRecord) -> GameSession:

@@ -18,6 +18,7 @@ from bot.ai_players import LEVEL_NAMES
 from bot.clock import CLOCKS
 from bot.cogs.choices import GAME_CHOICES
 from bot.games import GAME_UIS
+from bot.games.base import option_value_text
 from engines import GAMES
 from engines.base import OptionSpec
 
@@ -40,20 +41,14 @@ class CommandOption:
     choices: list[app_commands.Choice[Any]] | None
 
 
-def _shown(spec: OptionSpec, value: object) -> str:
-    if value in spec.choice_labels:
-        return spec.choice_labels[value]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 def _choices(spec: OptionSpec) -> list[app_commands.Choice[Any]] | None:
     if spec.choices is None:
         return None
     if all(isinstance(value, int) and not isinstance(value, bool) for value in spec.choices):
-        return [app_commands.Choice(name=_shown(spec, v), value=int(v)) for v in spec.choices]
-    return [app_commands.Choice(name=_shown(spec, v), value=str(v)) for v in spec.choices]
+        return [app_commands.Choice(name=option_value_text(spec, v), value=int(v))
+                for v in spec.choices]
+    return [app_commands.Choice(name=option_value_text(spec, v), value=str(v))
+            for v in spec.choices]
 
 
 def command_options() -> list[CommandOption]:
@@ -70,7 +65,8 @@ def command_options() -> list[CommandOption]:
                 annotation = int | None
             else:
                 annotation = str | None
-            description = (f"{game.name}: {spec.label} (default {_shown(spec, spec.default)})")
+            default = option_value_text(spec, spec.default)
+            description = f"{game.name}: {spec.label} (default {default})"
             if len(description) > DESCRIPTION_LIMIT:
                 description = description[: DESCRIPTION_LIMIT - 1] + "…"
             known = found.get(param)

@@ -16,6 +16,7 @@ import discord
 from bot.components import GameAction
 from bot.replies import Interaction
 from engines import GAMES, EndReason, Game, GameState, Result
+from engines.base import OptionSpec
 from renderers.common import SEAT_COLOURS
 from storage import GameRecord, MoveKind, NewMove
 
@@ -234,19 +235,32 @@ def players_text(game: Game[Any]) -> str:
     return f"{low} players" if low == high else f"{low}–{high} players"
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 pebble`, `2 pebbles`, `0 pebbles` (`many` for an irregular plural)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def option_value_text(spec: OptionSpec | None, value: object) -> str:
+    """How players read one option value: its choice label, `yes`/`no`, or the value.
+
+    Labels are looked up by value *and type*: `1 == True` in Python, so a plain `in` would
+    show a numeric choice of 1 with the label of True (and True with the label of 1).
+    """
+    if spec is not None:
+        for choice, text in spec.choice_labels.items():
+            if type(choice) is type(value) and choice == value:
+                return text
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def describe_options(game: Game[Any], options: Mapping[str, object]) -> str:
     """`grape faces on the die: 2 · removed pawns return to their stock: yes` (or '')."""
-
-    def shown(name: str, value: object) -> str:
-        spec = game.option_specs.get(name)
-        if spec is not None and value in spec.choice_labels:
-            return spec.choice_labels[value]
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        return str(value)
 
     def label(name: str) -> str:
         spec = game.option_specs.get(name)
         return spec.label if spec is not None else name
 
-    return " · ".join(f"{label(name)}: {shown(name, value)}" for name, value in options.items())
+    return " · ".join(f"{label(name)}: {option_value_text(game.option_specs.get(name), value)}"
+                      for name, value in options.items())

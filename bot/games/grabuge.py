@@ -16,7 +16,7 @@ import discord
 
 from bot.components import GameAction, GameButton
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, plural
 from bot.games.common import play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
@@ -84,18 +84,19 @@ class GrabugeUI(GameUI[GrabugeState]):
         for seat in (0, 1):
             grabuge = "→ talon" if state.grabuge_became_talon[seat] else \
                 str(state.grabuge_count(seat))
-            parts.append(f"{self.seat_badges[seat]} talon {state.talon[seat]}, grabuge "
-                         f"{grabuge}, {state.paquets(seat)} paquets")
-        return " · ".join(parts) + f" · {len(state.piles)} piles"
+            parts.append(f"{self.seat_badges[seat]} {table.names[seat]}: talon "
+                         f"{state.talon[seat]}, grabuge "
+                         f"{grabuge}, {plural(state.paquets(seat), 'paquet')}")
+        return " · ".join(parts) + f" · {plural(len(state.piles), 'pile')}"
 
     def result_text(self, table: Table[GrabugeState], result: Result) -> str:
         if result.reason == EndReason.PAQUETS and result.scores:
             winner = result.winners[0]
             won, lost = int(result.scores[winner]), int(result.scores[1 - winner])
-            return f"{self.seat_badge(winner)} {table.names[winner]} wins, {won} paquets " \
-                f"to {lost}!"
+            return f"{self.seat_badge(winner)} {table.names[winner]} wins, " \
+                f"{plural(won, 'paquet')} to {lost}!"
         if result.reason == EndReason.DRAW and result.scores:
-            return f"Draw: {int(result.scores[0])} paquets each."
+            return f"Draw: {plural(int(result.scores[0]), 'paquet')} each."
         return super().result_text(table, result)
 
     def describe(self, table: Table[GrabugeState], move: NewMove) -> str:
@@ -201,7 +202,7 @@ class GrabugeUI(GameUI[GrabugeState]):
         if crowns:
             count = len(crowns)
             clauses.append(f"crowned {'a pile' if count == 1 else f'{count} piles'} with "
-                           f"{', '.join(crowns)} (**+{count} paquet{'s' * (count > 1)}**)")
+                           f"{', '.join(crowns)} (**+{plural(count, 'paquet')}**)")
         clauses += extra
         if not clauses:
             return ""
@@ -242,9 +243,9 @@ class GrabugeUI(GameUI[GrabugeState]):
             return (f"{who} turned **{card_label(card)}**: it cannot go on the tableau (no pile "
                     f"shows {'an' if below[0] in 'A8' else 'a'} {below}). Choose a reserve "
                     f"column for it{more}.")
-        columns = state.playable_columns(seat)
-        cards = ", ".join(f"**{card_label(state.reserves[seat][n - 1][-1])}** (column {n})"
-                          for n in columns)
+        cards = ", ".join(
+            f"**{card_label(state.reserves[seat][group[0] - 1][-1])}** "
+            f"({columns_text(group).lower()})" for group in column_groups(state, seat, "reserve"))
         return f"{who}: several reserve cards can go: {cards}. Choose which to play."
 
     def _score_lines(self, table: Table[GrabugeState], state: GrabugeState) -> list[str]:
@@ -254,9 +255,10 @@ class GrabugeUI(GameUI[GrabugeState]):
             bonus = state.paquets(seat) - crowned - state.leftover_paquets[seat]
             left = state.unplayed_cards(seat)
             lines.append(
-                f"{self._who(table, seat)}: **{state.paquets(seat)}** = {crowned} "
-                f"pile{'s' * (crowned != 1)} won + {bonus} grabuge bonus + "
-                f"{state.leftover_paquets[seat]} for leftover cards ({left} cards left)")
+                f"{self._who(table, seat)}: **{state.paquets(seat)}** = "
+                f"{plural(crowned, 'pile')} won + {bonus} grabuge bonus + "
+                f"{state.leftover_paquets[seat]} for leftover cards "
+                f"({plural(left, 'card')} left)")
         return lines
 
     # -- the board ---------------------------------------------------------------------------
@@ -267,17 +269,31 @@ class GrabugeUI(GameUI[GrabugeState]):
         decision = state.decision()
         if seat is None or seat < 0 or decision not in ACTIONS:
             return []
-        playable = set(state.playable_columns(seat)) if decision == "reserve" else None
+        style = (discord.ButtonStyle.success if decision == "reserve"
+                 else discord.ButtonStyle.primary)
         items: list[BoardItem] = []
-        for number, column in enumerate(state.reserves[seat], start=1):
+        for group in column_groups(state, seat, decision):
+            column = state.reserves[seat][group[0] - 1]
             last = card_label(column[-1]) if column else "empty"
-            enabled = playable is None or number in playable
-            items.append(GameButton(
-                table.id, table.ply, decision, str(number), label=f"Column {number} ({last})",
-                style=discord.ButtonStyle.success if playable is not None
-                else discord.ButtonStyle.primary,
-                disabled=not enabled, row=0))
+            items.append(GameButton(table.id, table.ply, decision, str(group[0]),
+                                    label=f"{columns_text(group)} ({last})", style=style,
+                                    row=0))
         return items
+
+    def obvious_move(self, state: GrabugeState) -> str | None:
+        """Keep or play on any column of the one group there is: the outcomes are the same.
+
+        Columns holding the same ranks in the same order are interchangeable: no rule looks
+        at a column's number (the engine only names them), and suits never matter for play
+        (piles build on ranks, suits ignored). Keeping the card on one of them, or playing
+        the last card of one, gives the same game up to swapping those columns.
+        """
+        seat = state.current_player
+        decision = state.decision()
+        if seat is None or seat < 0 or decision not in ACTIONS:
+            return None
+        groups = column_groups(state, seat, decision)
+        return f"{ACTIONS[decision]} {groups[0][0]}" if len(groups) == 1 else None
 
     async def handle(
         self, interaction: Interaction, table: Table[GrabugeState], act: GameAction,
@@ -301,6 +317,25 @@ class GrabugeUI(GameUI[GrabugeState]):
         texts = [str(move) for move in state.legal_moves()]
         return [t for t in texts if t.startswith(wanted)
                 or t.replace(" ", "").startswith(wanted.replace(" ", ""))][:AUTOCOMPLETE_LIMIT]
+
+
+def column_groups(state: GrabugeState, seat: int, decision: str) -> list[list[int]]:
+    """The columns a `keep` or `reserve` choice may name, grouped when interchangeable
+    (the same ranks in the same order), in column order."""
+    numbers = (state.playable_columns(seat) if decision == "reserve"
+               else list(range(1, RESERVE_COLUMNS + 1)))
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for number in numbers:
+        ranks = tuple(RANK_OF[card] for card in state.reserves[seat][number - 1])
+        groups.setdefault(ranks, []).append(number)
+    return list(groups.values())
+
+
+def columns_text(numbers: Sequence[int]) -> str:
+    """`Column 2`, `Column 2 or 3`, `Column 2, 3 or 4`."""
+    if len(numbers) == 1:
+        return f"Column {numbers[0]}"
+    return f"Column {', '.join(map(str, numbers[:-1]))} or {numbers[-1]}"
 
 
 # -- reading the engine's log --------------------------------------------------------------------
@@ -401,5 +436,5 @@ def _fit(lines: list[str], limit: int) -> list[str]:
         kept_tail.insert(0, line)
         room -= len(line) + 1
     left_out = len(lines) - 1 - len(kept_tail)
-    return [lines[0], f"*… {left_out} more turn{'s' * (left_out != 1)} of automatic play …*",
+    return [lines[0], f"*… {plural(left_out, 'more turn')} of automatic play …*",
             *kept_tail]

@@ -1,5 +1,5 @@
-"""Granat in Discord: pick a pawn from the board's select, then one of its moves in a private
-composer that previews the move before Confirm."""
+"""Granat in Discord: pick the move itself from the board's menus (a pawn first only when the
+moves overflow four menus), then Confirm it in a private composer that previews it."""
 
 from __future__ import annotations
 
@@ -11,11 +11,18 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import Refusal, UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, plural
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
-from engines import EndReason, Result
-from engines.granat import GranatMove, GranatState, MoveKind, parse_cell
+from engines import EndReason, IllegalMove, Result
+from engines.granat import (
+    GranatMove,
+    GranatState,
+    MoveKind,
+    is_linked,
+    parse_cell,
+    parse_notation,
+)
 from renderers import render
 from storage import MoveKind as LogKind
 from storage import NewMove
@@ -25,6 +32,8 @@ SELECT_LIMIT = 25
 """Discord's limit of options in one select."""
 PICK_ACTIONS = ("pick", "pick_b", "pick_c", "pick_d")
 """One action per move select of the composer (custom_ids must differ within a message)."""
+MOVE_ACTIONS = ("move", "move_b", "move_c", "move_d")
+"""One action per move select on the board (row 4 holds the resign button)."""
 SEAT_WORDS = ("Red", "Blue")
 KIND_ORDER = {MoveKind.CAPTURE: 0, MoveKind.LOSE_MARBLE: 1, MoveKind.PLAIN: 2, MoveKind.MARBLE: 3}
 
@@ -35,8 +44,8 @@ def _clip(text: str, limit: int = 100) -> str:
 
 
 class GranatUI(GameUI[GranatState]):
-    """Board: a select of the pawns that can move. Composer (private): the pawn's moves, a
-    preview of the chosen one, Confirm."""
+    """Board: menus of every legal move (or of the pawns). Composer (private): the move, its
+    preview, Confirm, and the same menus to change one's mind."""
 
     game_id = "granat"
     pitch = (
@@ -44,17 +53,34 @@ class GranatUI(GameUI[GranatState]):
         "and a powerful garnet cell."
     )
     rules = (
-        "**Board.** A diagonal lattice of 68 cells and the garnet cell e8 in the centre; "
-        "yellow lines cross the board corner to corner.\n"
-        "**Pawns.** Neutral pawns step forward (and may jump their own pawns). Garnet pawns "
-        "slide any distance along a line and can hand their marble to a neutral pawn.\n"
-        "**Captures** are mandatory: jump an enemy pawn. Neutral pawns capture in chains in "
-        "every direction; garnet pawns chain along yellow lines.\n"
-        "**Garnet cell.** A garnet pawn on e8 protects its whole side for one turn, then must"
-        " leave.\n"
-        "**End.** Capture everything, or leave your opponent without a move. Draw when no "
-        "neutral pawn is left, or after 40 moves without a capture or a neutral move. Lost "
-        "both garnet pawns? You may stop (`/resign`)."
+        "**Board.** A diagonal lattice of 68 cells, Red on rows 1–3, Blue on rows 13–15, and "
+        "the garnet cell e8 in the centre, reached only from d8, f8, e7 and e9. Four yellow "
+        "lines cross the board corner to corner; every other line is black. Your half is "
+        "your 7 rows; row 8 and e8 count as the opponent's half.\n"
+        "**Neutral pawns** step forward one cell along a line, or jump forward over their own"
+        " pawns (several jumps in a row). A neutral pawn on the opponent's back row never "
+        "moves again as a neutral (no step, no capture), but it may still receive a marble.\n"
+        "**Garnet pawns** (the corner pawns, carrying a marble) slide any distance along one "
+        "line, forwards or backwards, over empty cells only.\n"
+        "**Handing a marble on** (a move): the garnet pawn gives its marble to one of your "
+        "neutral pawns, which becomes the garnet pawn. When both pawns stand in your own "
+        "half, anywhere goes; if either stands in the opponent's half, they must be joined "
+        "by a line.\n"
+        "**Captures are mandatory** (choose freely among them): jump an enemy pawn onto the "
+        "empty cell beyond. A neutral pawn jumps a pawn next to it and must go on capturing "
+        "while it can, in any direction. A garnet pawn crosses any number of empty cells "
+        "along a line, jumps one enemy pawn and lands just beyond it. After a jump along a "
+        "yellow line it must go on while it can, along yellow lines only; after a jump along "
+        "a black line it may stop, or go straight on along the same line.\n"
+        "**Garnet cell e8.** A neutral pawn on e8 (either side's) turns every yellow line "
+        "black for both players while it stays. A garnet pawn arriving on e8 makes all its "
+        "side's pawns immune during the opponent's next move; on its owner's next turn the "
+        "marble must leave e8 (move off or hand it on; if it cannot, it is lost: `e8>`), and "
+        "it may come back one turn later at the earliest.\n"
+        "**End.** Capture every enemy pawn, or leave your opponent without a move. Draw when "
+        "no neutral pawn is left, or after 40 moves in a row without a capture or a neutral "
+        "move. Lost both garnet pawns? You may stop (`/resign`).\n"
+        "**Notation.** `c3-d4` step or slide, `c3xe5xc7` capture, `a1>c3` marble handed on."
     )
     seat_badges = ("🔴", "🔵")  # the renderer draws seat 0 red, seat 1 blue (granat.md)
     seat_colours = (discord.Colour.from_rgb(215, 38, 61), discord.Colour.from_rgb(29, 79, 168))
@@ -64,7 +90,8 @@ class GranatUI(GameUI[GranatState]):
     def status(self, table: Table[GranatState]) -> str:
         state = table.state
         view = state.view(None)
-        parts = [f"{self.seat_badges[p['seat']]} {p['pawns']} pawns ({p['garnet_pawns']} garnet)"
+        parts = [f"{self.seat_badges[p['seat']]} {table.names[p['seat']]}: "
+                 f"{plural(p['pawns'], 'pawn')} ({p['garnet_pawns']} garnet)"
                  for p in view["players"]]
         parts.append(f"quiet moves {view['quiet_moves']}/{view['quiet_moves_for_draw']}")
         return " · ".join(parts)
@@ -87,7 +114,18 @@ class GranatUI(GameUI[GranatState]):
         return f"{self.who(table, move.seat)} played `{move.move}`{forced}{tail}."
 
     def summarize(self, table: Table[GranatState], moves: Sequence[NewMove]) -> list[str]:
-        lines = [self.describe(table, move) for move in moves]
+        """One line per move; a move followed by others (a forced reply) is told from its
+        notation and the board now, as the state only keeps the last move's words."""
+        lines = []
+        for index, move in enumerate(moves):
+            seat, words = move.seat, None
+            if index < len(moves) - 1 and move.kind in (LogKind.PLAYER, LogKind.FORCED):
+                words = past_words(table.state, moves, index)
+            if words is None or seat is None:
+                lines.append(self.describe(table, move))
+                continue
+            forced = " (the only legal move)" if move.kind is LogKind.FORCED else ""
+            lines.append(f"{self.who(table, seat)} played `{move.move}`{forced}: {words}.")
         if table.result() is None:
             lines += self.situation(table)
         return lines
@@ -102,20 +140,19 @@ class GranatUI(GameUI[GranatState]):
         assert mover is not None
         protected = state.protected_seat()
         if protected is not None:
-            lines.append(f"🛡️ {SEAT_WORDS[protected]}'s garnet pawn on e8 protects every "
+            lines.append(f"🛡️ {self.who(table, protected)}'s garnet pawn on e8 protects every "
                          f"{SEAT_WORDS[protected]} pawn during this move.")
         if state.must_leave_garnet_cell():
-            lines.append(f"💎 {SEAT_WORDS[mover]}'s garnet pawn on e8 must leave now "
+            lines.append(f"💎 {self.who(table, mover)}'s garnet pawn on e8 must leave now "
                          "(move off or hand the marble on).")
         if state.capture_due():
-            lines.append(f"⚔️ {SEAT_WORDS[mover]} must capture this move.")
+            lines.append(f"⚔️ {self.who(table, mover)} must capture this move.")
         if not state.yellow_lines_active():
             lines.append("⬛ A neutral pawn stands on e8: the yellow lines count as black.")
         for seat in (0, 1):
             if state.may_stop_early(seat):
-                lines.append(f"{self.seat_badge(seat)} {SEAT_WORDS[seat]} "
-                             f"({table.names[seat]}) has lost both garnet pawns and may "
-                             "stop: `/resign`.")
+                lines.append(f"{self.who(table, seat)} ({SEAT_WORDS[seat]}) has lost both "
+                             "garnet pawns and may stop: `/resign`.")
         return lines
 
     def result_text(self, table: Table[GranatState], result: Result) -> str:
@@ -146,22 +183,56 @@ class GranatUI(GameUI[GranatState]):
 
     def board_items(self, table: Table[GranatState]) -> list[BoardItem]:
         state = table.state
+        moves = self.offered(state, None)
+        mover = state.current_player or 0
+        name = table.names[mover]
+        if moves is not None:  # the moves themselves, without a pawn menu
+            placeholder = (f"{name} must capture: choose the capture…" if state.capture_due()
+                           else f"{name}, choose your move…")
+            return self._move_selects(table, state, moves, MOVE_ACTIONS, None, placeholder)
         options = []
         for cell in state.movable_pawns()[:SELECT_LIMIT]:
             pawn = state.pawn_at(cell)
-            moves = state.moves_of(cell)
+            pawn_moves = state.moves_of(cell)
             kind = "garnet pawn" if pawn and pawn.garnet else "neutral pawn"
-            captures = sum(1 for m in moves if m.kind is MoveKind.CAPTURE)
-            detail = (f"{captures} capture{'s' * (captures > 1)}" if captures
-                      else f"{len(moves)} move{'s' * (len(moves) > 1)}")
+            captures = sum(1 for m in pawn_moves if m.kind is MoveKind.CAPTURE)
+            detail = plural(captures, "capture") if captures else plural(len(pawn_moves), "move")
             options.append(discord.SelectOption(
                 label=f"{cell} · {kind}", value=str(cell), emoji="💎" if pawn and pawn.garnet
                 else None, description=detail))
-        mover = SEAT_WORDS[state.current_player or 0]
-        placeholder = (f"{mover} must capture: choose the pawn…" if state.capture_due()
-                       else f"Choose a {mover} pawn to move…")
+        placeholder = (f"{name} must capture: choose the pawn…" if state.capture_due()
+                       else f"{name}, choose a pawn to move…")
         return [GameSelect(table.id, table.ply, "pawn", options=options,
                            placeholder=placeholder, row=0)]
+
+    @staticmethod
+    def offered(state: GranatState, pawn: str | None) -> list[GranatMove] | None:
+        """The moves one set of menus offers, captures first: every legal move when they fit
+        in the menus a message holds (`pawn` None), else the moves of `pawn`; None when the
+        board must ask for a pawn first."""
+        legal = sorted(state.legal_moves(), key=lambda m: KIND_ORDER[m.kind])
+        if pawn is None:
+            return legal if len(chunked(legal)) <= len(MOVE_ACTIONS) else None
+        return [m for m in legal if str(m.start) == pawn]
+
+    def _move_selects(
+        self, table: Table[GranatState], state: GranatState, moves: Sequence[GranatMove],
+        actions: Sequence[str], chosen: GranatMove | None, placeholder: str,
+    ) -> list[BoardItem]:
+        """`moves` in menus of at most 25, a pawn's moves kept together where they fit, one
+        action per menu (custom_ids must differ within a message)."""
+        chunks = chunked(moves)
+        items: list[BoardItem] = []
+        for row, (action, chunk) in enumerate(zip(actions, chunks, strict=False)):
+            options = [discord.SelectOption(
+                label=_clip(str(m)), value=str(m), default=m == chosen,
+                description=_clip(state.describe_move(m))) for m in chunk]
+            pawns = list(dict.fromkeys(str(m.start) for m in chunk))
+            text = placeholder if len(chunks) == 1 else (
+                f"{plural(len(pawns), 'pawn')}: {', '.join(pawns)}")
+            items.append(GameSelect(table.id, table.ply, action, options=options,
+                                    placeholder=_clip(text, 150), row=row))
+        return items
 
     # -- the composer ------------------------------------------------------------------------
 
@@ -174,72 +245,66 @@ class GranatUI(GameUI[GranatState]):
         if action == "pawn":
             table.seat_to_act(interaction.user.id, expected_ply=act.ply)
             cell = str(parse_cell(values[0]))
-            moves = state.moves_of(cell)
+            moves = self.offered(state, cell) or []
             if not moves:
                 raise Refusal(f"The pawn on {cell} has no legal move now.")
             chosen = moves[0] if len(moves) == 1 else None
-            content, view, image = await self._composer(table, cell, chosen)
-            files = [image] if image else []
-            await interaction.response.send_message(content, view=view, files=files,
+            content, view, image = await self._composer(table, moves, chosen)
+            await interaction.response.send_message(content, view=view,
+                                                    files=[image] if image else [],
+                                                    ephemeral=True)
+        elif action in MOVE_ACTIONS:
+            table.seat_to_act(interaction.user.id, expected_ply=act.ply)
+            move = self._legal(state, values[0])
+            content, view, image = await self._composer(table, self._menu_of(state, move), move)
+            await interaction.response.send_message(content, view=view,
+                                                    files=[image] if image else [],
                                                     ephemeral=True)
         elif action in PICK_ACTIONS:
             table.seat_to_act(interaction.user.id, expected_ply=act.ply)
             move = self._legal(state, values[0])
-            content, view, image = await self._composer(table, str(move.start), move)
+            content, view, image = await self._composer(table, self._menu_of(state, move), move)
             await interaction.response.edit_message(content=content, view=view,
                                                     attachments=[image] if image else [])
         elif action == "play":
             await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
-            await close_panel(interaction,
-                              "Move cancelled: pick a pawn on the board to start again.")
+            await close_panel(interaction, "Move cancelled: choose again on the board.")
         else:
             raise UnknownAction(f"This Granat control is no longer in use ({action!r}).")
+
+    def _menu_of(self, state: GranatState, move: GranatMove) -> list[GranatMove]:
+        """The moves the composer offers next to `move`: the board's, or its pawn's."""
+        return self.offered(state, None) or self.offered(state, str(move.start)) or [move]
 
     @staticmethod
     def _legal(state: GranatState, text: str) -> GranatMove:
         """The legal move written `text` (IllegalMove with the engine's reason otherwise)."""
         return state.clone().apply(text)  # a copy: only the check matters here
 
-    @staticmethod
-    def move_words(state: GranatState, move: GranatMove) -> str:
-        """A move in plain words without the pawn's name: "captures 2: e5, g7 (landing on h8)"."""
-        words = state.describe_move(move)
-        pawn = state.pawn_at(move.start)
-        if pawn is not None:
-            prefix = f"{'garnet' if pawn.garnet else 'neutral'} pawn {move.start} "
-            words = words.removeprefix(prefix)
-        return words
-
     async def _composer(
-        self, table: Table[GranatState], cell: str, chosen: GranatMove | None
+        self, table: Table[GranatState], moves: Sequence[GranatMove], chosen: GranatMove | None
     ) -> tuple[str, discord.ui.View, discord.File | None]:
-        """The private message that builds a move: the pawn's moves, a preview, Confirm."""
+        """The private message that builds a move: the moves, a preview, Confirm."""
         state = table.state
-        moves = sorted(state.moves_of(cell), key=lambda m: KIND_ORDER[m.kind])
-        pawn = state.pawn_at(cell)
-        kind = "garnet pawn" if pawn and pawn.garnet else "neutral pawn"
-        lines = [f"**Your {kind} on {cell}**: {len(moves)} legal "
-                 f"move{'s' * (len(moves) > 1)}."]
-        if state.capture_due():
-            lines.append("A capture is due, so only captures are listed.")
+        lines = []
         if chosen is None:
-            lines.append("Choose a move from the menu.")
+            pawn = state.pawn_at(moves[0].start)
+            kind = "garnet pawn" if pawn and pawn.garnet else "neutral pawn"
+            lines.append(f"**Your {kind} on {moves[0].start}**: "
+                         f"{plural(len(moves), 'legal move')}. Choose one from the menu.")
         else:
-            lines.append(f"**{chosen}**: {self.move_words(state, chosen)}.")
+            lines.append(f"**{chosen}**: {state.describe_move(chosen)}.")
             lines.append("Check the preview, then **Confirm**.")
+        if state.capture_due():
+            lines.append("A capture is due, so only captures are offered.")
         view = discord.ui.View(timeout=None)
-        chunks = [moves[i:i + SELECT_LIMIT] for i in range(0, len(moves), SELECT_LIMIT)]
-        for row, (action, chunk) in enumerate(zip(PICK_ACTIONS, chunks, strict=False)):
-            options = [discord.SelectOption(
-                label=_clip(str(m)), value=str(m), default=m == chosen,
-                description=_clip(self.move_words(state, m))) for m in chunk]
-            first, last = chunk[0], chunk[-1]
-            placeholder = ("Choose a move…" if len(chunks) == 1
-                           else f"Moves {first} … {last}")
-            view.add_item(GameSelect(table.id, table.ply, action, options=options,
-                                     placeholder=_clip(placeholder, 150), row=row))
-        if len(chunks) > len(PICK_ACTIONS):
+        if len(moves) > 1:  # never a menu of one entry
+            for item in self._move_selects(table, state, moves, PICK_ACTIONS, chosen,
+                                           "Choose another move…" if chosen else
+                                           "Choose a move…"):
+                view.add_item(item)
+        if len(moves) > SELECT_LIMIT * len(PICK_ACTIONS):
             lines.append("More moves than the menus can hold: type the others with `/move`.")
         if chosen is not None:
             view.add_item(GameButton(table.id, table.ply, "play", str(chosen),
@@ -247,10 +312,9 @@ class GranatUI(GameUI[GranatState]):
                                      style=discord.ButtonStyle.success))
         view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
                                  emoji="✖️", row=4, style=discord.ButtonStyle.secondary))
-        highlight = str(chosen) if chosen is not None else None
         image = None
-        if highlight is not None:
-            png = await asyncio.to_thread(render, state.view(None), highlight, preview=True,
+        if chosen is not None:
+            png = await asyncio.to_thread(render, state.view(None), str(chosen), preview=True,
                                           names=table.names)
             image = discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)
         return "\n".join(lines), view, image
@@ -264,3 +328,54 @@ class GranatUI(GameUI[GranatState]):
         wanted = "".join(typed.split()).lower()
         texts = [str(m) for m in sorted(state.legal_moves(), key=lambda m: KIND_ORDER[m.kind])]
         return [t for t in texts if t.startswith(wanted)][:AUTOCOMPLETE_LIMIT]
+
+
+def chunked(moves: Sequence[GranatMove]) -> list[list[GranatMove]]:
+    """`moves` cut into menus of at most 25, keeping each pawn's moves in one menu where they
+    fit, pawns in board order and captures first within a pawn."""
+    by_pawn: dict[str, list[GranatMove]] = {}
+    for move in moves:
+        by_pawn.setdefault(str(move.start), []).append(move)
+    chunks: list[list[GranatMove]] = []
+    for pawn_moves in by_pawn.values():
+        if chunks and len(chunks[-1]) + len(pawn_moves) <= SELECT_LIMIT:
+            chunks[-1] += pawn_moves
+            continue
+        chunks += [pawn_moves[i:i + SELECT_LIMIT]
+                   for i in range(0, len(pawn_moves), SELECT_LIMIT)]
+    return chunks
+
+
+def past_words(state: GranatState, moves: Sequence[NewMove], index: int) -> str | None:
+    """Words for `moves[index]`, which later moves followed: from its notation (captures are
+    geometry) and the board now, naming the pawn's kind only when no later move touched the
+    cell it went to. None for what cannot be read as a move."""
+    try:
+        move = parse_notation(moves[index].move)
+        touched = set()
+        for later in moves[index + 1:]:
+            if later.seat is None:
+                continue
+            after = parse_notation(later.move)
+            touched |= {*after.cells, *state.captured_cells(after)}
+        taken = state.captured_cells(move)
+    except IllegalMove:
+        return None
+    if move.kind is MoveKind.LOSE_MARBLE:
+        return "the garnet pawn on e8 could not leave the garnet cell: its marble is lost"
+    if move.kind is MoveKind.MARBLE:
+        return f"garnet pawn {move.start} hands its marble to {move.end}"
+    pawn = None if move.end in touched else state.pawn_at(move.end)
+    garnet = pawn.garnet if pawn is not None and pawn.seat == moves[index].seat else None
+    what = {True: "garnet pawn", False: "neutral pawn", None: "pawn"}[garnet]
+    if move.kind is MoveKind.CAPTURE:
+        return (f"{what} {move.start} captures {len(taken)}: {', '.join(map(str, taken))} "
+                f"(landing on {move.end})")
+    if garnet:
+        return f"garnet pawn {move.start} slides to {move.end}"
+    if garnet is False and len(move.cells) == 2 and is_linked(move.start, move.end):
+        return f"neutral pawn {move.start} steps to {move.end}"
+    if garnet is False:
+        return (f"neutral pawn {move.start} jumps over "
+                f"{plural(len(move.cells) - 1, 'own pawn')} to {move.end}")
+    return f"{what} {move.start} moves to {move.end}"

@@ -1,4 +1,5 @@
-"""Graps in Discord: the bot rolls the die; the player picks a row, then a cell of that row."""
+"""Graps in Discord: the bot rolls the die; the player picks a cell from one menu, or a row's
+button then the cell's button when more than 25 cells are legal."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, seat_event_text
+from bot.games.base import (
+    AUTOCOMPLETE_LIMIT,
+    BoardItem,
+    GameUI,
+    Table,
+    plural,
+    seat_event_text,
+)
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
@@ -22,7 +30,7 @@ BUTTONS_PER_ROW = 5
 
 
 class GrapsUI(GameUI[GrapsState]):
-    """Board: a select of the cells (≤ 25 legal) or of the rows; composer: one button a cell."""
+    """Board: a select of the cells (≤ 25 legal) or a button per row; then a button a cell."""
 
     game_id = "graps"
     pitch = (
@@ -45,8 +53,8 @@ class GrapsUI(GameUI[GrapsState]):
 
     def status(self, table: Table[GrapsState]) -> str:
         stocks = table.state.stocks
-        return " · ".join(f"{self.seat_badges[s]} {SEAT_NAMES[s]}: {n} in stock"
-                          for s, n in enumerate(stocks))
+        return " · ".join(f"{self.seat_badges[s]} {table.names[s]} ({SEAT_NAMES[s]}): "
+                          f"{n} in stock" for s, n in enumerate(stocks))
 
     def result_text(self, table: Table[GrapsState], result: Result) -> str:
         names = table.names
@@ -151,7 +159,7 @@ class GrapsUI(GameUI[GrapsState]):
             parts.append(f"pruning {badge} {', '.join(state.pruned)}")
         if state.cut:
             count = len(state.cut)
-            parts.append(f"cutting off {count} {badge} pawn{'s' * (count > 1)} "
+            parts.append(f"cutting off {badge} {plural(count, 'pawn')} "
                          f"({', '.join(state.cut)})")
         back = " (back to the stock)" if state.options["return_pruned"] else ""
         return " ✂️ " + " and ".join(parts) + back
@@ -170,16 +178,20 @@ class GrapsUI(GameUI[GrapsState]):
                        for cell in cells]
             return [GameSelect(table.id, table.ply, "cell", options=options, row=0,
                                placeholder=f"Place your {face.value} on…")]
+        # Too many cells for one menu: a button per row, then a button per cell (two taps;
+        # a row with one cell plays at once).
         rows = state.legal_cells_by_row()
-        options = []
-        for row in sorted(rows, reverse=True):  # row 15 on top, as on the picture
-            names = ", ".join(str(c) for c in rows[row])
-            count = len(rows[row])
-            options.append(discord.SelectOption(
-                label=f"Row {row}: {count} cell{'s' * (count > 1)}", value=str(row),
-                description=names[:100], emoji=emoji))
-        return [GameSelect(table.id, table.ply, "row", options=options, row=0,
-                           placeholder=f"Place your {face.value}: choose a row…")]
+        buttons: list[BoardItem] = []
+        for index, row in enumerate(sorted(rows, reverse=True)):  # row 15 first, as drawn
+            cells = rows[row]
+            single = len(cells) == 1
+            buttons.append(GameButton(
+                table.id, table.ply, "cell" if single else "row",
+                str(cells[0]) if single else str(row),
+                label=str(cells[0]) if single else f"Row {row} · {plural(len(cells), 'cell')}",
+                emoji=emoji, style=discord.ButtonStyle.primary,
+                row=index // BUTTONS_PER_ROW))
+        return buttons
 
     # -- the composer ---------------------------------------------------------------------
 
@@ -190,10 +202,10 @@ class GrapsUI(GameUI[GrapsState]):
         action, arg = act.action, act.arg
         if action == "row":
             table.seat_to_act(interaction.user.id, expected_ply=act.ply)
-            content, view = self._row_picker(table, values[0])
+            content, view = self._row_picker(table, values[0] if values else arg)
             await interaction.response.send_message(content, view=view, ephemeral=True)
         elif action == "cell":
-            await play_now(interaction, table, values[0], act.ply)
+            await play_now(interaction, table, values[0] if values else arg, act.ply)
         elif action == "place":
             await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":

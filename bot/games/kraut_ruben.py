@@ -1,4 +1,5 @@
-"""Kraut & Rüben in Discord: Draw or Mole buttons, bed menus, Take/End, private contracts.
+"""Kraut & Rüben in Discord: Draw or Mole buttons, a button per garden (the bot picks the bed,
+whose place never matters), Take/End, private contracts.
 
 The board shows only the spectator's view; each player's contract reaches them privately:
 by direct message when contracts are dealt, and at any time through the **My contract**
@@ -22,6 +23,7 @@ from bot.games.base import (
     PrivateNote,
     Table,
     Turn,
+    plural,
     seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
@@ -29,12 +31,16 @@ from bot.replies import Interaction
 from engines import EndReason, Result
 from engines.kraut_ruben import (
     FIXED_POINTS,
+    HIGH_PLUS_POINTS,
+    LOW_PLUS_POINTS,
+    MINUS_POINTS,
     KrautRubenGameRecord,
     KrautRubenState,
     Phase,
     Place,
     PlayMole,
     Take,
+    Tile,
     parse_bed,
     parse_notation,
 )
@@ -49,12 +55,63 @@ TILE_EMOJI = {
 ROLE_MARK = {"main": "🎯", "high": "⬆️", "low": "↗️", "minus": "⬇️", "fixed": "•"}
 SELECT_LIMIT = 25
 """Discord's limit of options in one select menu."""
+BUTTONS_PER_ROW = 5
+LABEL_LIMIT = 80
+"""Discord's limit on a button's label."""
+
+MAIN_COUNTS = ("0", "1", "2", "3", "4", "5", "6+")
+"""The columns of the scoring table: how many main vegetables a garden shows."""
+
+
+def scoring_table() -> str:
+    """The contract scoring table, aligned in a code block (for `/rules`)."""
+
+    def row(name: str, cells: Sequence[object]) -> str:
+        return f"{name:<11}" + "".join(f"{cell!s:>3}" for cell in cells)
+
+    return "\n".join(["```", row("main veg.", MAIN_COUNTS), row("high plus", HIGH_PLUS_POINTS),
+                      row("low plus", LOW_PLUS_POINTS), "```"])
+
+
+Group = tuple[str, list[str]]
+"""Interchangeable moves: a key, and the moves in the engine's order (the first is played)."""
+
+
+def placement_groups(moves: Sequence[str], state: KrautRubenState) -> list[Group]:
+    """Placements (or mole moves) grouped when they give the same game: same garden and the
+    same stack on the bed. A bed's position never affects scoring or any rule (rules: "A
+    bed's position never affects scoring"; the last-bed rule counts empty beds), so which
+    of two such beds takes the tile cannot matter. Other moves stay alone."""
+    groups: dict[str, list[str]] = {}
+    for text in moves:
+        parsed = parse_notation(text)
+        key = text
+        if isinstance(parsed, Place | PlayMole):
+            stack = state.gardens[parsed.garden - 1][parsed.bed.index]
+            key = f"{type(parsed).__name__}:{parsed.garden}:{','.join(stack)}"
+        groups.setdefault(key, []).append(text)
+    return list(groups.items())
+
+
+def by_garden(groups: Sequence[Group]) -> dict[int, list[Group]]:
+    """Placement groups by garden number, in garden order."""
+    gardens: dict[int, list[Group]] = {}
+    for group in groups:
+        garden = _garden_of(group[1][0])
+        if garden is not None:
+            gardens.setdefault(garden, []).append(group)
+    return dict(sorted(gardens.items()))
 
 
 def _garden_of(notation: str) -> int | None:
     """The garden a placement or mole move names (None for any other move)."""
     parsed = parse_notation(notation)
     return parsed.garden if isinstance(parsed, Place | PlayMole) else None
+
+
+def _clip(text: str, limit: int = LABEL_LIMIT) -> str:
+    """`text` cut to Discord's limit with an ellipsis (names can be long)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def tile_words(tile: str | None, article: str = "a") -> str:
@@ -85,7 +142,8 @@ def contract_lines(contract: Mapping[str, Any]) -> list[str]:
 
 
 class KrautRubenUI(GameUI[KrautRubenState]):
-    """Board: Draw / Mole, then a bed menu, then Take or End; My contract answers privately."""
+    """Board: Draw / Mole, then a garden (or a tile to cover), then Take or End; My contract
+    answers privately."""
 
     game_id = "kraut_ruben"
     pitch = (
@@ -99,10 +157,17 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         "less depending on how many main vegetables the garden shows) and one that costs you.\n"
         "**Your turn.** Draw a tile and plant it on an empty bed (or play your mole, once per"
         " game); a snail or a mole covers a tile already planted. After placing, you may "
-        "claim a garden as yours (once); the last bed of a claimed garden is its owner's.\n"
+        "claim a garden as yours (once); the last bed of a claimed garden is its owner's. "
+        "A bed's place in its garden never matters: you choose the garden (and the tile a "
+        "snail or mole covers), the bot picks the bed (`/move` may name one).\n"
         "**End.** Your garden full, you are finished; when everyone is, each claimed garden "
-        "is scored with its owner's contract (clover +1, snail −1). Best score wins; a tie "
-        "goes to whoever claimed first. Two players: 5 gardens, 2 each."
+        "is scored with its owner's contract. Best score wins; a tie goes to whoever claimed "
+        "first. Two players: 5 gardens, 2 each, scored one by one.\n"
+        "**Scoring** (only the top tile of each bed counts). Each plus vegetable scores, per "
+        "tile, by how many main vegetables the garden shows:\n"
+        + scoring_table() + "\n"
+        f"The main vegetable itself scores 0, the minus vegetable {MINUS_POINTS} each, clover "
+        f"+{FIXED_POINTS[Tile.CLOVER]}, snail {FIXED_POINTS[Tile.SNAIL]}, dandelion and mole 0."
     )
 
     def _who(self, table: Table[KrautRubenState], seat: int) -> str:
@@ -235,24 +300,52 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                                         emoji=TILE_EMOJI["mole"],
                                         style=discord.ButtonStyle.secondary, row=0))
         elif state.phase is Phase.PLACE:
-            places = [str(p) for p in state.placements()]
-            tile = str(state.drawn_tile)
-            if len(places) <= SELECT_LIMIT:
-                items.append(self._bed_select(table, "place", places,
-                                              f"Where does the {tile} go?"))
-            else:
-                items.append(self._garden_select(table, "garden", state.placement_gardens(),
-                                                 f"Choose a garden for the {tile}…"))
+            items += self._placement_items(table)
         items.append(GameButton(sid, None, "contract", label="My contract", emoji="📜",
                                 style=discord.ButtonStyle.secondary, row=4))
         return items
 
+    def obvious_move(self, state: KrautRubenState) -> str | None:
+        """The first bed when every legal move lands the same way (one garden, one kind of
+        bed): the bed's position cannot matter, so there is nothing to ask."""
+        groups = placement_groups([str(m) for m in state.legal_moves()], state)
+        return groups[0][1][0] if len(groups) == 1 else None
+
+    def _placement_items(self, table: Table[KrautRubenState]) -> list[BoardItem]:
+        """Where the drawn tile goes: one button per garden when a garden's beds are all
+        alike (a plant on empty beds), else one menu of the distinct choices, else gardens
+        first."""
+        state = table.state
+        tile = str(state.drawn_tile)
+        groups = placement_groups([str(p) for p in state.placements()], state)
+        gardens = by_garden(groups)
+        if all(len(choices) == 1 for choices in gardens.values()) \
+                or len(groups) > SELECT_LIMIT:
+            return self._garden_buttons(table, "place", "garden", gardens)
+        return [self._bed_select(table, "place", groups, f"Where does the {tile} go?")]
+
+    def _garden_buttons(self, table: Table[KrautRubenState], play: str, ask: str,
+                        gardens: Mapping[int, Sequence[Group]]) -> list[BoardItem]:
+        """One button per garden: it plays at once where the garden offers one choice, and
+        asks which tile to cover (action `ask`) where it offers several."""
+        state = table.state
+        emoji = TILE_EMOJI.get(str(state.drawn_tile or "mole"))
+        buttons: list[BoardItem] = []
+        for index, (garden, choices) in enumerate(gardens.items()):
+            label, detail = self._garden_label(table, garden)
+            single = len(choices) == 1
+            action, arg = (play, choices[0][1][0]) if single else (ask, str(garden))
+            buttons.append(GameButton(
+                table.id, table.ply, action, arg, label=_clip(f"{label} · {detail}"),
+                emoji=emoji, style=discord.ButtonStyle.primary, row=index // BUTTONS_PER_ROW))
+        return buttons
+
     def _garden_label(self, table: Table[KrautRubenState], garden: int) -> tuple[str, str]:
         state = table.state
         owner = state.owners[garden - 1]
-        whose = f"{table.names[owner]}'s garden" if owner is not None else "no owner yet"
+        whose = f"{table.names[owner]}'s" if owner is not None else "no owner yet"
         empty = len(state.empty_beds(garden))
-        return f"Garden {garden}", f"{whose} · {empty} empty bed{'s' * (empty != 1)}"
+        return f"Garden {garden}", f"{whose} · {plural(empty, 'empty bed')}"
 
     def _garden_select(self, table: Table[KrautRubenState], action: str, gardens: Sequence[int],
                        placeholder: str) -> GameSelect:
@@ -264,23 +357,25 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         return GameSelect(table.id, table.ply, action, options=options,
                           placeholder=placeholder, row=0)
 
-    def _bed_select(self, table: Table[KrautRubenState], action: str, moves: Sequence[str],
+    def _bed_select(self, table: Table[KrautRubenState], action: str, groups: Sequence[Group],
                     placeholder: str) -> GameSelect:
-        """One option per move (`3B2` or `mole 3B2`), saying what lies there now."""
+        """One option per distinct choice (`3B2` or `mole 3B2`: the first bed of its kind),
+        saying what lies there now."""
         state = table.state
         options = []
-        for text in moves:
-            parsed = parse_notation(text)
+        for _, moves in groups:
+            parsed = parse_notation(moves[0])
             if not isinstance(parsed, Place | PlayMole):
                 continue
             garden, bed = parsed.garden, parsed.bed
             top = state.top(garden, bed)
-            here = f"covers {tile_words(str(top))}" if top else "empty bed"
+            here = f"covers {tile_words(str(top))}" if top else "an empty bed"
             owner = state.owners[garden - 1]
             whose = f" · {table.names[owner]}'s garden" if owner is not None else ""
+            alike = f" · {len(moves)} alike" if len(moves) > 1 else ""
             options.append(discord.SelectOption(
-                label=f"Garden {garden} · bed {bed}", value=text,
-                description=f"{here}{whose}"[:100]))
+                label=_clip(f"Garden {garden} · {here}"), value=moves[0],
+                description=f"bed {bed}{alike}{whose}"[:100]))
         return GameSelect(table.id, table.ply, action, options=options,
                           placeholder=placeholder, row=0)
 
@@ -296,11 +391,17 @@ class KrautRubenUI(GameUI[KrautRubenState]):
             await self._show_contract(interaction, table)
         elif action in ("draw", "end", "take", "place"):
             move = {"draw": "draw", "end": "end", "take": f"take {arg}"}.get(action)
-            move = move or values[0]
+            move = move or (values[0] if values else arg)
             await play_now(interaction, table, move, act.ply)
         elif action in ("garden", "mole", "molegarden"):
             table.seat_to_act(user, expected_ply=act.ply)
-            content, view = self._composer(table, action, values)
+            chosen = values[0] if values else arg
+            single = self._single_choice(table, action, chosen)
+            if single is not None:  # never a menu of one entry: play it
+                player = play_from_panel if action == "molegarden" else play_now
+                await player(interaction, table, single, act.ply)
+                return
+            content, view = self._composer(table, action, chosen)
             if action == "molegarden":
                 await interaction.response.edit_message(content=content, view=view)
             else:
@@ -312,35 +413,49 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         else:
             raise UnknownAction(f"This Kraut & Rüben control is no longer in use ({action!r}).")
 
-    def _composer(self, table: Table[KrautRubenState], action: str,
-                  values: list[str]) -> tuple[str, discord.ui.View]:
-        """The private second step: beds of the chosen garden, or where the mole may dig."""
+    def _choices(self, table: Table[KrautRubenState], action: str, chosen: str) -> list[Group]:
+        """The distinct choices behind a garden button or the mole: grouped placements."""
         state = table.state
-        view = discord.ui.View(timeout=None)
         if action == "garden":
-            garden = small_number(values[0], "garden", len(state.gardens))
+            garden = small_number(chosen, "garden", len(state.gardens))
             moves = [f"{garden}{bed}" for bed in state.placement_beds(garden)]
             if not moves:
                 raise Refusal(f"No bed of garden {garden} can take this tile.")
+            return placement_groups(moves, state)
+        targets = [str(m) for m in state.mole_targets()] if state.can_play_mole() else []
+        if action == "molegarden":
+            garden = small_number(chosen, "garden", len(state.gardens))
+            targets = [t for t in targets if _garden_of(t) == garden]
+        if not targets:
+            raise Refusal("Your mole has nowhere to dig now.")
+        return placement_groups(targets, state)
+
+    def _single_choice(self, table: Table[KrautRubenState], action: str,
+                       chosen: str) -> str | None:
+        """The move to play at once when the choice asked has only one distinct answer."""
+        groups = self._choices(table, action, chosen)
+        return groups[0][1][0] if len(groups) == 1 else None
+
+    def _composer(self, table: Table[KrautRubenState], action: str,
+                  chosen: str) -> tuple[str, discord.ui.View]:
+        """The private second step: which tile to cover in the chosen garden, or where the
+        mole may dig."""
+        state = table.state
+        view = discord.ui.View(timeout=None)
+        groups = self._choices(table, action, chosen)
+        if action == "garden":
             tile = str(state.drawn_tile)
-            content = (f"{tile_words(tile, 'Your')}: choose a bed in **garden {garden}** "
-                       f"({len(moves)} possible).")
-            view.add_item(self._bed_select(table, "placebed", moves, "Choose a bed…"))
+            content = (f"{tile_words(tile, 'Your')}: which tile of **garden {chosen}** does it "
+                       f"cover? ({len(groups)} choices)")
+            view.add_item(self._bed_select(table, "placebed", groups, "Cover which tile?"))
+        elif len(groups) <= SELECT_LIMIT:
+            content = (f"{TILE_EMOJI['mole']} Your mole covers a tile for good (once per "
+                       "game): choose which.")
+            view.add_item(self._bed_select(table, "molebed", groups, "Cover which tile?"))
         else:
-            targets = [str(m) for m in state.mole_targets()]
-            if action == "molegarden":
-                garden = small_number(values[0], "garden", len(state.gardens))
-                targets = [t for t in targets if _garden_of(t) == garden]
-            if not targets:
-                raise Refusal("Your mole has nowhere to dig now.")
-            if len(targets) <= SELECT_LIMIT:
-                content = (f"{TILE_EMOJI['mole']} Your mole covers a tile for good (once per "
-                           "game): choose which.")
-                view.add_item(self._bed_select(table, "molebed", targets, "Cover which tile?"))
-            else:
-                content = f"{TILE_EMOJI['mole']} Your mole: first choose a garden."
-                view.add_item(self._garden_select(table, "molegarden", state.mole_gardens(),
-                                                  "Choose a garden…"))
+            content = f"{TILE_EMOJI['mole']} Your mole: first choose a garden."
+            view.add_item(self._garden_select(table, "molegarden", state.mole_gardens(),
+                                              "Choose a garden…"))
         view.add_item(GameButton(table.id, table.ply, "cancel", label="Cancel", emoji="✖️",
                                  style=discord.ButtonStyle.secondary, row=1))
         return content, view

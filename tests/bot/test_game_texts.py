@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
+from bot.cogs.options import command_options
 from bot.games import GAME_UIS
-from bot.games.base import Turn, describe_options, players_text
+from bot.games.base import Turn, describe_options, option_value_text, players_text, plural
 from bot.sessions import game_title
 from engines import GAMES, EndReason, GameState, Result
+from engines.base import choice_option
 from storage import GameRecord, MoveKind, NewMove
 from tests.bot.fakes import ALICE, BOB, CAROL
 from tests.bot.test_sessions import record
@@ -123,3 +126,98 @@ def test_kraut_and_ruben_deals_each_contract_privately_with_a_fallback() -> None
     assert [getattr(n, "user_id", None) for n in notes] == [ALICE, BOB]
     assert all("secret contract" in getattr(n, "text", "") for n in notes)
     assert CAROL not in [getattr(n, "user_id", None) for n in notes]
+
+
+def test_a_numeric_option_of_1_is_read_as_its_own_label_never_as_yes() -> None:
+    # 1 == True in Python: a label looked up by value alone mixes the two.
+    spec = choice_option("how many", 1, (0, 1, 2), label="jokers",
+                         choice_labels={True: "yes", 0: "none"})
+    assert option_value_text(spec, 1) == "1"
+    assert option_value_text(spec, 0) == "none"
+    assert option_value_text(GAMES["graps"].option_specs["grape_faces"], 1) == "1"
+    assert describe_options(GAMES["kraut_ruben"], {"match_games": 1}) == (
+        "games in the match: one game")
+    assert describe_options(GAMES["kraut_ruben"], {"match_games": True}) == (
+        "games in the match: yes")
+    parameters = {option.param: option for option in command_options()}
+    assert [c.name for c in parameters["grape_faces"].choices or []][:2] == ["1", "2"]
+    assert "(default one game)" in parameters["match_games"].description
+
+
+def test_counts_of_one_are_singular_everywhere() -> None:
+    assert plural(1, "pebble") == "1 pebble" and plural(0, "pile") == "0 piles"
+    qawale = table("qawale")
+    qawale.state.stocks[0] = 1
+    assert "Alice: 1 pebble left" in GAME_UIS["qawale"].status(qawale)
+    grabuge = table("grabuge")
+    grabuge.state.piles = [{"id": 1, "cards": ["AS"]}]
+    grabuge.state.crowned[0] = 1
+    status = GAME_UIS["grabuge"].status(grabuge)
+    assert "1 paquet ·" in status and "· 1 pile" in status and "1 piles" not in status
+    assert "wins, 1 paquet to 0" in GAME_UIS["grabuge"].result_text(
+        grabuge, Result([0], [1.0, 0.0], EndReason.PAQUETS))
+    assert "Draw: 1 paquet each." in GAME_UIS["grabuge"].result_text(
+        grabuge, Result([0, 1], [1.0, 1.0], EndReason.DRAW))
+    sowed = GAME_UIS["qawale"].describe(qawale, NewMove(0, ALICE, MoveKind.PLAYER, "a1:NE"))
+    assert "sowed 2 steps" in sowed
+
+
+@pytest.mark.parametrize("game", list(GAME_UIS))
+def test_players_are_named_in_texts_never_a_seat_letter(game: str) -> None:
+    ui, fake = GAME_UIS[game], table(game)
+    texts = [ui.status(fake), ui.result_text(fake, Result([1], None, EndReason.RESIGNED))]
+    for text in texts:
+        assert not re.search(r"\b(seat|player) ?[A-E0-4]\b", text), text
+    if game != "kraut_ruben":  # the footer names who has what
+        assert "Alice" in texts[0] and "Bob" in texts[0]
+
+
+def test_granat_names_the_player_who_must_capture() -> None:
+    state = GAMES["granat"].from_position(GRANAT_BEFORE_REPLY)
+    stored = record("granat", 3)
+    fake = FakeTable(state, stored)
+    lines = GAME_UIS["granat"].situation(fake)
+    mover = state.current_player
+    assert f"⚔️ {GAME_UIS['granat'].seat_badge(mover)} **{fake.names[mover]}** must capture" \
+        in "\n".join(lines)
+
+
+GRANAT_BEFORE_REPLY = (
+    "0 R:e1,g1,b2*,d2,f2,h2,g3,f4,a5,e5,d6,e7,d8 B:a15,c15,e15,b14,f14,h14*,a13,g13,d12,h12,"
+    "c11,i11,c9 1")
+"""Red's d8 takes c9 (landing on b10); Blue's only reply is c11xa9, taking it back."""
+
+
+def test_a_granat_move_keeps_its_words_when_a_forced_reply_follows() -> None:
+    state = GAMES["granat"].from_position(GRANAT_BEFORE_REPLY)
+    state.apply("d8xb10")
+    assert [str(m) for m in state.legal_moves()] == ["c11xa9"]
+    state.apply("c11xa9")
+    fake = FakeTable(state, record("granat", 3))
+    lines = GAME_UIS["granat"].summarize(fake, [
+        NewMove(0, ALICE, MoveKind.PLAYER, "d8xb10"), NewMove(1, BOB, MoveKind.FORCED, "c11xa9")])
+    assert lines[0] == "🔴 **Alice** played `d8xb10`: pawn d8 captures 1: c9 (landing on b10)."
+    assert lines[1] == ("🔵 **Bob** played `c11xa9` (the only legal move): neutral pawn c11 "
+                        "captures 1: b10 (landing on a9).")
+
+
+def test_granat_tells_a_past_move_of_a_pawn_that_stayed_put_with_its_kind() -> None:
+    state = GAMES["granat"].new_state(2)
+    state.apply("c3-d4")
+    state.apply("c13-d12")
+    fake = FakeTable(state, record("granat", 3))
+    lines = GAME_UIS["granat"].summarize(fake, [
+        NewMove(0, ALICE, MoveKind.PLAYER, "c3-d4"), NewMove(1, BOB, MoveKind.FORCED, "c13-d12")])
+    assert lines[0] == "🔴 **Alice** played `c3-d4`: neutral pawn c3 steps to d4."
+    assert "neutral pawn c13 steps to d12" in lines[1]
+
+
+def test_rules_cover_what_the_issue_asks_and_fit_an_embed() -> None:
+    granat = GAME_UIS["granat"].rules
+    for words in ("hand", "back row", "black line", "turns every yellow line black"):
+        assert words in granat, words
+    kraut = GAME_UIS["kraut_ruben"].rules
+    assert "high plus    2  3  4  3  2  1  0" in kraut
+    assert "low plus     1  2  3  2  1  0  0" in kraut
+    for ui in GAME_UIS.values():
+        assert len(ui.rules) <= 4096

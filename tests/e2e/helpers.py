@@ -55,14 +55,23 @@ def actor_for(session: GameSession, *actors):
     return next(a for a in actors if a.id == user_id)
 
 
+def composer_path(message: discord.Message) -> str:
+    """The sowing a Qawale composer has built so far (its Confirm button carries it)."""
+    confirm = next(c for row in message.components for c in row.children
+                   if isinstance(c, discord.Button) and c.label == "Confirm")
+    return (confirm.custom_id or "").split(":play:", 1)[1]
+
+
 async def play_with_components(actor, board: discord.Message, move: str) -> None:
-    """Play a Qawale move with the select and the direction buttons only."""
+    """Play a Qawale move with the stack menu and the direction buttons only (the composer
+    takes the steps that have a single legal direction by itself)."""
     parsed = parse_notation(move)
     composer = await actor.select(board, [str(parsed.cell)])
     assert composer.ephemeral, composer.response.content
     message = composer.response.message
-    for direction in parsed.path:
-        step = await actor.click(message, label=direction.word.capitalize())
+    while (built := composer_path(message)) != move:
+        taken = len(built.split(":", 1)[1]) if ":" in built else 0
+        step = await actor.click(message, label=parsed.path[taken].word.capitalize())
         message = step.response.message
     confirmed = await actor.click(message, label="Confirm")
     assert "Played" in confirmed.response.content, confirmed.response.content

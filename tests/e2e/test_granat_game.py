@@ -45,12 +45,17 @@ def select_holding(message: discord.Message, value: str) -> str:
 
 
 async def play_with_selects(actor, board: discord.Message, move: str):
-    """Choose the pawn on the board, the move in the composer, then Confirm; the last result."""
+    """Choose the move in the board's menus (or its pawn first, when the board asks for one),
+    then Confirm in the private composer; the last result."""
+    if move in options_of(board):
+        composer = await actor.select(board, [move], custom_id=select_holding(board, move))
+        assert composer.ephemeral, composer.response.content
+        return await actor.click(composer.response.message, label="Confirm")
     pawn = move.replace("x", "-").split("-")[0].split(">")[0]
     composer = await actor.select(board, [pawn])
     assert composer.ephemeral, composer.response.content
     message = composer.response.message
-    if move not in [o.value for o in message.components[0].children[0].options if o.default]:
+    if move not in [o.value for o in options_of(message).values() if o.default]:
         picked = await actor.select(message, [move], custom_id=select_holding(message, move))
         message = picked.response.message
     return await actor.click(message, label="Confirm")
@@ -72,7 +77,7 @@ async def test_a_game_is_played_to_the_end_by_selects_and_moves_then_the_early_s
     assert f"Played `{MULTI_CAPTURE}`" in confirmed.response.content
     board = latest_board(thread).embeds[0]
     red_name = session.names[0]
-    assert (f"🔴 Red ({red_name}) has lost both garnet pawns and may stop: `/resign`."
+    assert (f"🔴 **{red_name}** (Red) has lost both garnet pawns and may stop: `/resign`."
             in board.description)
     red = actor_for(session, world.alice, world.bob)
     asked = await red.slash(thread, "resign")
@@ -95,16 +100,16 @@ async def test_a_multi_capture_is_chosen_previewed_and_confirmed_with_the_select
     thread, session = await start(env, world)
     await drive(session, SHORT_GAME)
     board = latest_board(thread)
-    assert "⚔️ Blue must capture this move." in board.embeds[0].description
-    assert list(options_of(board)) == ["a13"]  # only capturing pawns are offered
     blue = actor_for(session, world.alice, world.bob)
-    composer = await blue.select(board, ["a13"])
-    assert composer.ephemeral and "only captures are listed" in composer.response.content
-    offered = options_of(composer.response.message)
+    assert f"⚔️ 🔵 **{blue.name.capitalize()}** must capture this move." in (
+        board.embeds[0].description)
+    # Only captures are offered, straight on the board with what they take (no pawn menu).
+    offered = options_of(board)
     assert set(offered) == {"a13xg7", MULTI_CAPTURE}
     assert offered[MULTI_CAPTURE].description == (
-        "captures 2: f8, h6 (landing on i5; 2 of them garnet)")
-    picked = await blue.select(composer.response.message, [MULTI_CAPTURE])
+        "garnet pawn a13 captures 2: f8, h6 (landing on i5; 2 of them garnet)")
+    picked = await blue.select(board, [MULTI_CAPTURE])
+    assert picked.ephemeral and "only captures are offered" in picked.response.content
     assert picked.response.attachments[0].filename == "preview.png"
     assert "Confirm" in picked.response.content
     assert options_of(picked.response.message)[MULTI_CAPTURE].default
@@ -112,7 +117,7 @@ async def test_a_multi_capture_is_chosen_previewed_and_confirmed_with_the_select
     assert f"Played `{MULTI_CAPTURE}`" in confirmed.response.content
     after = latest_board(thread).embeds[0]
     assert "captures 2: f8, h6 (landing on i5; 2 of them garnet)" in after.description
-    assert "🔴 12 pawns (0 garnet)" in after.footer.text
+    assert f"🔴 {session.names[0]}: 12 pawns (0 garnet)" in after.footer.text
     assert session.ply == len(SHORT_GAME) + 1
 
 
@@ -140,12 +145,18 @@ def _engine_reason(session, move: str) -> str:
     raise AssertionError(f"{move} is legal")
 
 
-async def test_the_first_board_offers_the_pawns_that_can_move(env, world) -> None:
+async def test_the_first_board_offers_every_legal_move_in_its_menus(env, world) -> None:
     thread, session = await start(env, world)
     board = latest_board(thread)
     offered = options_of(board)
-    assert set(offered) == {str(c) for c in session.state.movable_pawns()}
-    assert offered["a1"].label == "a1 · garnet pawn"
+    assert set(offered) == {str(m) for m in session.state.legal_moves()}
+    assert offered["a1>c3"].description == "garnet pawn a1 hands its marble to c3"
+    menus = [c for row in board.components for c in row.children
+             if isinstance(c, discord.SelectMenu)]
+    assert 1 < len(menus) <= 4 and all(len(m.options) <= 25 for m in menus)
+    for menu in menus:  # a pawn's moves are in one menu, named by its placeholder
+        pawns = {o.value[:2].rstrip("-x>") for o in menu.options}
+        assert all(pawn in menu.placeholder for pawn in pawns)
     assert board.attachments[0].filename == "board.png"
     assert "🔴" in board.embeds[0].footer.text and "🔵" in board.embeds[0].footer.text
 
@@ -153,12 +164,14 @@ async def test_the_first_board_offers_the_pawns_that_can_move(env, world) -> Non
 async def test_a_step_is_played_with_the_selects_and_described(env, world) -> None:
     thread, session = await start(env, world)
     red = actor_for(session, world.alice, world.bob)
-    composer = await red.select(latest_board(thread), ["c3"])
+    board = latest_board(thread)
+    composer = await red.select(board, ["c3-d4"], custom_id=select_holding(board, "c3-d4"))
     offered = options_of(composer.response.message)
-    assert set(offered) == {"c3-d4", "c3-b4"}
-    assert offered["c3-d4"].description == "steps to d4"
-    assert not composer.response.attachments  # no preview before a move is chosen
-    confirmed = await play_with_selects(red, latest_board(thread), "c3-d4")
+    assert set(offered) == {str(m) for m in session.state.legal_moves()}  # to change one's mind
+    assert offered["c3-d4"].description == "neutral pawn c3 steps to d4"
+    assert offered["c3-d4"].default
+    assert composer.response.attachments[0].filename == "preview.png"
+    confirmed = await red.click(composer.response.message, label="Confirm")
     assert "Played `c3-d4`" in confirmed.response.content
     board = latest_board(thread).embeds[0]
     assert "played `c3-d4`: neutral pawn c3 steps to d4." in board.description
@@ -167,8 +180,8 @@ async def test_a_step_is_played_with_the_selects_and_described(env, world) -> No
 async def test_cancel_closes_the_composer_without_playing(env, world) -> None:
     thread, session = await start(env, world)
     red = actor_for(session, world.alice, world.bob)
-    composer = await red.select(latest_board(thread), ["a1"])
-    picked = await red.select(composer.response.message, ["a1>c3"])
+    board = latest_board(thread)
+    picked = await red.select(board, ["a1>c3"], custom_id=select_holding(board, "a1>c3"))
     assert "hands its marble to c3" in picked.response.content
     cancelled = await red.click(picked.response.message, label="Cancel")
     assert "cancelled" in cancelled.response.content and session.ply == 0
@@ -179,9 +192,10 @@ async def test_the_wrong_player_and_a_spectator_are_refused_privately(env, world
     red = actor_for(session, world.alice, world.bob)
     blue = world.bob if red is world.alice else world.alice
     board = latest_board(thread)
-    refused = await blue.select(board, ["c3"])
+    menu = select_holding(board, "c3-d4")
+    refused = await blue.select(board, ["c3-d4"], custom_id=menu)
     assert refused.ephemeral and "turn, not yours" in refused.response.content
-    spectator = await world.carol.select(board, ["c3"])
+    spectator = await world.carol.select(board, ["c3-d4"], custom_id=menu)
     assert spectator.ephemeral and "not playing" in spectator.response.content
     typed = await blue.slash(thread, "move", notation="c13-d12")
     assert typed.ephemeral and "turn, not yours" in typed.response.content

@@ -72,9 +72,17 @@ async def play_out(session, *, limit: int = 2000) -> int:
     return moves
 
 
-async def play_turn_with_components(session, thread, actors, *, take: bool = False) -> None:
-    """One whole turn with the board's buttons and menus only (no typing); maybe a take."""
+def custom_ids(message: discord.Message, action: str) -> list[str]:
+    """The custom_ids of a message's buttons for one action (`place`, `garden`, ...)."""
+    return [c.custom_id for row in message.components for c in row.children
+            if isinstance(c, discord.Button) and f":{action}:" in (c.custom_id or "")]
+
+
+async def play_turn_with_components(session, thread, actors, *, take: bool = False) -> int:
+    """One whole turn with the board's buttons and menus only (no typing); maybe a take. The
+    taps it took (a button 1, a menu 2)."""
     actor = actor_for(session, *actors)
+    taps = 0
     while not session.is_over and session.record.user_at(session.state.current_player) == \
             actor.id:
         board = latest_board(thread)
@@ -82,21 +90,31 @@ async def play_turn_with_components(session, thread, actors, *, take: bool = Fal
         if "Draw a tile" in found:
             drawn = await actor.click(board, label="Draw a tile")
             assert not drawn.ephemeral, drawn.response.content
+            taps += 1
         elif any(label.startswith("Where does") for label in found):
             await actor.select(board, [select_values(board)[-1]])
-        elif any(label.startswith("Choose a garden") for label in found):
-            panel = await actor.select(board, [select_values(board)[0]])
-            assert panel.ephemeral and "choose a bed" in panel.response.content
+            taps += 2
+        elif custom_ids(board, "place"):
+            placed = await actor.click(board, custom_id=custom_ids(board, "place")[0])
+            assert not placed.ephemeral, placed.response.content
+            taps += 1
+        elif custom_ids(board, "garden"):
+            panel = await actor.click(board, custom_id=custom_ids(board, "garden")[0])
+            assert panel.ephemeral and "which tile" in panel.response.content
             await actor.select(panel.response.message,
                                [select_values(panel.response.message)[0]])
+            taps += 3
         elif take and any(label.startswith("Take garden") for label in found):
             taken = await actor.click(board, label=next(
                 label for label in found if label.startswith("Take garden")))
             assert not taken.ephemeral, taken.response.content
+            taps += 1
         elif "End turn" in found:
             await actor.click(board, label="End turn")
+            taps += 1
         else:
             raise AssertionError(f"unexpected controls {found}")
+    return taps
 
 
 TWO_PLAYER_SEED = 1
@@ -112,13 +130,16 @@ async def test_a_two_player_game_is_played_to_the_end_with_components_and_moves(
     assert thread.name in ("Kraut & Rüben · Alice vs Bob", "Kraut & Rüben · Bob vs Alice")
     assert len(session.state.gardens) == 5
     board = latest_board(thread)
-    # The first draw is forced (no tile to cover yet, so no mole): the tile waits for a bed.
-    assert {"Choose a garden for the " + session.state.drawn_tile + "…", "My contract",
-            "Resign"} == set(labels(board))
+    # The first draw is forced (no tile to cover yet, so no mole): the tile waits for a
+    # garden, one button each (the bot picks the bed: its place never matters).
+    assert [label for label in labels(board) if label.startswith("Garden")] == [
+        f"Garden {g} · no owner yet · 12 empty beds" for g in range(1, 6)]
+    assert {"My contract", "Resign"} <= set(labels(board))
+    assert len(custom_ids(board, "place")) == 5
     assert "contract:" not in board.embeds[0].description  # dealt privately, never in the thread
     assert "Contracts dealt" in board.embeds[0].description
     players = (world.alice, world.bob)
-    # Two turns with the components: Draw, then the garden and bed menus, then End turn.
+    # Two turns with the components: Draw, then a garden button, then End turn.
     await play_turn_with_components(session, thread, players)
     assert {"Draw a tile", "Play my mole"} <= set(labels(latest_board(thread)))
     after_draw = [m for m in thread.history() if m.embeds and "drew" in
@@ -183,7 +204,7 @@ async def test_three_players_accept_then_play_with_a_closed_dm_and_a_wrong_playe
     # A player out of turn is refused, and so is an illegal typed move.
     mover = actor_for(session, world.alice, world.bob, world.carol)
     waiting = next(a for a in (world.alice, world.bob, world.carol) if a is not mover)
-    refused = await waiting.select(board, [select_values(board)[0]])
+    refused = await waiting.click(board, custom_id=custom_ids(board, "place")[0])
     assert refused.ephemeral and "not yours" in refused.response.content
     illegal = await mover.slash(thread, "move", notation="take 2")
     assert illegal.ephemeral and illegal.response.content

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
+
+from engines.qawale import parse_notation
 from storage import GameStatus, MoveKind
 from tests.e2e.helpers import (
     actor_for,
@@ -14,8 +17,10 @@ from tests.e2e.helpers import (
     play_with_components,
 )
 
-WINNING_GAME = ["a1:NES", "a4:SSE", "b2:WSE", "a2:ENEN", "b1:NES", "b3:NE", "b2:NEN"]
-"""Seven plies after which the first player shows four in a line."""
+WINNING_GAME = ["d1:NNW", "a1:ENW", "a4:SEN", "b4:SW", "b3:SEE", "c2:NW", "c3:SWW"]
+"""Seven plies after which the first player shows four in a line; every step of them has a
+choice of direction, so the helper clicks one direction per step (steps without a choice
+are taken by the composer itself)."""
 
 
 async def test_a_whole_game_played_with_components_to_a_win(env, world) -> None:
@@ -51,13 +56,14 @@ async def test_the_composer_offers_only_legal_steps(env, world) -> None:
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     mover = actor_for(session, world.alice, world.bob)
     composer = await mover.select(latest_board(thread), ["a1"])
-    buttons = {c.label: c for row in composer.response.message.components for c in row.children}
+    buttons = {c.label: c for row in composer.response.message.components for c in row.children
+               if isinstance(c, discord.Button)}
     assert buttons["North"].disabled is False and buttons["East"].disabled is False
     assert buttons["South"].disabled and buttons["West"].disabled  # off the board from a1
     assert buttons["Confirm"].disabled and buttons["Undo step"].disabled
     after_north = await mover.click(composer.response.message, label="North")
     buttons = {c.label: c for row in after_north.response.message.components
-               for c in row.children}
+               for c in row.children if isinstance(c, discord.Button)}
     assert buttons["South"].disabled  # no stepping straight back
     assert after_north.response.attachments[0].filename == "preview.png"
 
@@ -207,3 +213,35 @@ async def test_components_of_a_finished_game_explain_it_is_over(env, world) -> N
     late = await mover.click(composer.response.message, label="North")
     assert late.ephemeral and "This game is over" in late.response.content
     assert "resigned" in late.response.content
+
+
+async def test_a_step_with_a_single_direction_is_taken_and_undone_with_its_choice(
+    env, world
+) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    await actor_for(session, world.alice, world.bob).slash(thread, "move", notation="a1:NES")
+    mover = actor_for(session, world.alice, world.bob)
+    composer = await mover.select(latest_board(thread), ["a2"])  # one neutral pebble: 2 steps
+    south = await mover.click(composer.response.message, label="South")
+    # From a1, coming from the north, only east is left: taken without a tap.
+    assert "All 2 steps chosen: **Confirm** to play `a2:SE`" in south.response.content
+    undone = await mover.click(south.response.message, label="Undo step")
+    assert "Step 1 of 2" in undone.response.content  # back before South, the last choice
+    again = await mover.click(undone.response.message, label="South")
+    confirmed = await mover.click(again.response.message, label="Confirm")
+    assert "Played `a2:SE`" in confirmed.response.content
+
+
+async def test_a_whole_sowing_is_picked_from_one_menu_and_played_at_once(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    composer = await mover.select(latest_board(thread), ["a1"])
+    menu = next(c for row in composer.response.message.components for c in row.children
+                if isinstance(c, discord.SelectMenu))
+    sowings = {o.value: o for o in menu.options}
+    assert set(sowings) == {str(m) for m in session.state.legal_moves_from(
+        parse_notation("a1:").cell)}
+    assert sowings["a1:NES"].description == "a2 neutral · b2 neutral · b1 🔵"  # seat 0 moves
+    played = await mover.select(composer.response.message, ["a1:NES"])
+    assert "Played `a1:NES`" in played.response.content
+    assert [m.move for m in await bot_of(env).db.moves(session.id)] == ["a1:NES"]

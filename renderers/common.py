@@ -1,8 +1,9 @@
 """Drawing helpers shared by every game's renderer: fonts, palette, canvas, grids, PNG.
 
-Everything is drawn in *logical* pixels on a `Canvas` that is internally supersampled
-(Pillow's shapes are not anti-aliased) and shrunk when encoded, so callers never deal
-with the scale. Output is deterministic: no clock, no randomness, bundled fonts only.
+Everything is drawn in *logical* pixels on a `Canvas`: each shape is drawn supersampled
+(Pillow's shapes are not anti-aliased), shrunk and pasted, so callers never deal with the
+scale. Output is deterministic: no clock, no randomness (reference games are seeded),
+bundled fonts only.
 """
 
 from __future__ import annotations
@@ -10,17 +11,20 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import random
 import re
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
-from engines.base import ResultDict
+from engines.base import CHANCE, Game, ResultDict
 from engines.grid import Cell, Grid
 
 Colour = str
@@ -281,10 +285,187 @@ def recording() -> Iterator[list[Drawn]]:
 
 
 # -- canvas ------------------------------------------------------------------------------
+# Shapes are drawn one by one as "stamps": each is drawn supersampled on a patch just big
+# enough for it, shrunk, and pasted onto the picture, which is kept at its logical size.
+# A board repeats the same shapes (pieces, cells, labels) in the same places from one
+# render to the next, so stamps are cached: most renders only paste. Shrinking and
+# pasting a stamp gives the picture a full supersampled canvas would, up to a level or two
+# on the edge pixels of a shape that overlaps another shape's anti-aliased edge.
+
+STAMP_CACHE = 2048
+"""Small stamps (shapes, texts) kept: every board's recurring ones fit, with room."""
+
+BIG_STAMP = 64 * 64
+"""Picture pixels above which a stamp is big: panels, and the arrows of moves, which
+seldom recur. Fewer of those are kept, so that the caches stay within a few tens of MB."""
+
+BIG_STAMP_CACHE = 64
+"""Big stamps kept: a board's few panels, and the arrows of the latest moves."""
+
+Coords = tuple[int, ...]
+"""Device-pixel coordinates, flattened: x0, y0, x1, y1…"""
+
+
+class _Shape(NamedTuple):
+    """One shape to stamp, in device pixels relative to its patch (a cache key)."""
+
+    kind: str
+    """"ellipse", "rect", "rounded", "polygon" or "line"."""
+    coords: Coords
+    fill: Colour | None
+    outline: Colour | None
+    width: int = 0
+    """Outline width, or a line's width."""
+    radius: int = 0
+    """A rounded rectangle's corner radius; a line's number of points (the rest are caps)."""
+
+
+Ink = Colour | int | None
+"""A colour to draw with, or a coverage level (255) on a mask."""
+
+
+def _pairs(coords: Coords) -> list[tuple[int, int]]:
+    return list(zip(coords[0::2], coords[1::2], strict=True))
+
+
+def _draw_shape(draw: ImageDraw.ImageDraw, shape: _Shape, fill: Ink, outline: Ink) -> None:
+    """Draw `shape` in `fill` and `outline` with Pillow, as the canvas did before stamps."""
+    c = shape.coords
+    if shape.kind == "ellipse":
+        draw.ellipse(c, fill, outline, shape.width)
+    elif shape.kind == "rect":
+        draw.rectangle(c, fill, outline, shape.width)
+    elif shape.kind == "rounded":
+        draw.rounded_rectangle(c, shape.radius, fill, outline, shape.width)
+    elif shape.kind == "polygon":
+        draw.polygon(_pairs(c), fill, outline)
+    else:  # a line: its points, then the boxes of its round caps
+        points = 2 * shape.radius
+        draw.line(_pairs(c[:points]), fill, shape.width, joint="curve")
+        for cap in range(points, len(c), 4):
+            draw.ellipse(c[cap:cap + 4], fill)
+
+
+SOLID_CORE_MIN = 1024
+"""Picture pixels a stamp's solid inside must cover to be filled rather than pasted."""
+
+PatchBox = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    """A drawn shape ready to paste: its edges through their coverage, its inside filled.
+
+    Pasting through a mask costs some ten times a plain fill per pixel, so a big shape's
+    inside, where the shape covers every pixel in its fill colour, is just filled.
+    """
+
+    pieces: tuple[tuple[Image.Image, int, int], ...]
+    """Masks (or RGBA patches) with their top-left corners, relative to the stamp's."""
+    core: PatchBox | None
+    """The box (relative, far edges excluded) of solid fill, if any."""
+
+
+def _solid_core(shape: _Shape, factor: int) -> PatchBox | None:
+    """The picture pixels that `shape` (relative device pixels) fills entirely, if many."""
+    if shape.fill is None or shape.kind not in ("rect", "rounded", "ellipse"):
+        return None
+    x0, y0, x1, y1 = shape.coords
+    if shape.kind == "ellipse":
+        # The square inside the fill's circle, kept clear of its edge by a device pixel.
+        half = ((min(x1 - x0, y1 - y0) / 2 - shape.width - 2) / math.sqrt(2))
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        inner = (cx - half, cy - half, cx + half, cy + half)
+    else:
+        # Clear of the corners and the outline; Pillow's boxes include their far edge.
+        margin = max(shape.radius, shape.width) + 1
+        inner = (x0 + margin, y0 + margin, x1 + 1 - margin, y1 + 1 - margin)
+    core = (math.ceil(inner[0] / factor), math.ceil(inner[1] / factor),
+            math.floor(inner[2] / factor), math.floor(inner[3] / factor))
+    if (core[2] - core[0]) * (core[3] - core[1]) < SOLID_CORE_MIN or core[2] <= core[0]:
+        return None
+    return core
+
+
+def _stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
+    """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk."""
+    big = size[0] * size[1] > BIG_STAMP
+    return (_big_stamp if big else _small_stamp)(shape, size, factor)
+
+
+def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
+    """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk.
+
+    A one-colour shape is an "L" coverage mask (its colour is pasted through it): cheaper,
+    and one stamp serves every colour. Otherwise an RGBA patch, shrunk with its alpha
+    premultiplied so that the edges keep their colours.
+    """
+    device = (size[0] * factor, size[1] * factor)
+    if shape.outline is None or shape.fill is None or shape.outline == shape.fill:
+        patch = Image.new("L", device, 0)
+        _draw_shape(ImageDraw.Draw(patch), shape, 255 if shape.fill is not None else None,
+                    255 if shape.outline is not None else None)
+    else:
+        patch = Image.new("RGBA", device, (0, 0, 0, 0))
+        _draw_shape(ImageDraw.Draw(patch), shape, shape.fill, shape.outline)
+    if factor > 1:
+        patch = patch.reduce(factor)
+    core = _solid_core(shape, factor)
+    if core is None:
+        return _Stamp(((patch, 0, 0),), None)
+    # The edges: bands above and below the core, and the sides between them.
+    cx0, cy0, cx1, cy1 = core
+    w, h = patch.size
+    bands = [(0, 0, w, cy0), (0, cy1, w, h), (0, cy0, cx0, cy1), (cx1, cy0, w, cy1)]
+    pieces = tuple((patch.crop(band), band[0], band[1]) for band in bands
+                   if band[2] > band[0] and band[3] > band[1])
+    return _Stamp(pieces, core)
+
+
+_small_stamp = lru_cache(maxsize=STAMP_CACHE)(_new_stamp)
+_big_stamp = lru_cache(maxsize=BIG_STAMP_CACHE)(_new_stamp)
+
+
+@lru_cache(maxsize=STAMP_CACHE)
+def _text_stamp(
+    text: str, size: int, bold: bool, anchor: str, stroke: int, phase: tuple[int, int],
+    factor: int,
+) -> tuple[Image.Image, int, int]:
+    """The coverage mask of `text` (filled stroke included), and where it goes.
+
+    The text is anchored at a device point `phase` pixels past a picture pixel's corner;
+    the mask's top-left corner is returned relative to that picture pixel.
+    """
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+    x0 = (phase[0] + math.floor(left)) // factor - 1
+    y0 = (phase[1] + math.floor(top)) // factor - 1
+    x1 = -(-(phase[0] + math.ceil(right)) // factor) + 1
+    y1 = -(-(phase[1] + math.ceil(bottom)) // factor) + 1
+    patch = Image.new("L", ((x1 - x0) * factor, (y1 - y0) * factor), 0)
+    ImageDraw.Draw(patch).text((phase[0] - x0 * factor, phase[1] - y0 * factor), text,
+                               fill=255, font=face, anchor=anchor, stroke_width=stroke,
+                               stroke_fill=255 if stroke else None)
+    return (patch.reduce(factor) if factor > 1 else patch), x0, y0
+
+
+@lru_cache(maxsize=STAMP_CACHE)
+def _text_length(text: str, size: int, bold: bool) -> float:
+    """The advance width of `text` in device pixels (measuring is slow, names recur)."""
+    return font(size, bold).getlength(text)
+
+
+@lru_cache(maxsize=256)
+def _rgb(colour: Colour) -> tuple[int, int, int]:
+    return ImageColor.getrgb(colour)[:3]
 
 
 class Canvas:
-    """A drawing surface in logical pixels, supersampled for smooth edges."""
+    """A drawing surface in logical pixels, with smooth (supersampled) edges.
+
+    `image` is the picture itself, at the logical size (or `scale` times it for a
+    `_supersampled` canvas): pasting onto it takes picture pixels.
+    """
 
     def __init__(
         self,
@@ -294,18 +475,21 @@ class Canvas:
         *,
         scale: int = SUPERSAMPLE,
         _mode: str = "RGB",
+        _supersampled: bool = False,
     ) -> None:
+        """`scale` is the supersampling; `_supersampled` keeps the picture that big."""
         self.width, self.height, self.scale = width, height, scale
+        self.resolution = scale if _supersampled else 1
+        """Picture pixels per logical pixel."""
         fill: Colour | tuple[int, int, int, int] = (0, 0, 0, 0) if _mode == "RGBA" else background
-        self.image = Image.new(_mode, (width * scale, height * scale), fill)
-        self.draw = ImageDraw.Draw(self.image)
+        self.image = Image.new(_mode, (width * self.resolution, height * self.resolution), fill)
 
     def copy(self) -> Canvas:
         """An independent copy, to draw on a cached background without spoiling it."""
         twin = Canvas.__new__(Canvas)
         twin.width, twin.height, twin.scale = self.width, self.height, self.scale
+        twin.resolution = self.resolution
         twin.image = self.image.copy()
-        twin.draw = ImageDraw.Draw(twin.image)
         return twin
 
     @property
@@ -313,7 +497,7 @@ class Canvas:
         """The smallest font size or marker allowed here: `MIN_PHONE_PX` on a phone."""
         return min_size(self.width)
 
-    # -- coordinates
+    # -- coordinates (device pixels: logical pixels times `scale`)
     def _v(self, value: float) -> int:
         return round(value * self.scale)
 
@@ -322,6 +506,65 @@ class Canvas:
 
     def _b(self, box: Box) -> tuple[int, int, int, int]:
         return (self._v(box[0]), self._v(box[1]), self._v(box[2]), self._v(box[3]))
+
+    # -- stamping
+    def _draw(self, shape: _Shape, reach: int = 0) -> None:
+        """Stamp `shape`, given in absolute device pixels; it spreads `reach` past them."""
+        factor = self.scale // self.resolution
+        xs, ys = shape.coords[0::2], shape.coords[1::2]
+        # One spare picture pixel all round: Pillow's boxes include their far edge.
+        x0 = (min(xs) - reach) // factor - 1
+        y0 = (min(ys) - reach) // factor - 1
+        x1 = (max(xs) + reach) // factor + 2
+        y1 = (max(ys) + reach) // factor + 2
+        dx, dy = x0 * factor, y0 * factor
+        relative = tuple(v - (dy if i % 2 else dx) for i, v in enumerate(shape.coords))
+        key = _Shape(shape.kind, relative, shape.fill, shape.outline, shape.width, shape.radius)
+        one_colour = shape.outline is None or shape.fill is None or shape.outline == shape.fill
+        if one_colour:
+            # A one-colour stamp does not depend on the colour: cache it without.
+            key = _Shape(key.kind, relative, "" if shape.fill else None,
+                         "" if shape.outline else None, shape.width, shape.radius)
+        ink = shape.fill or shape.outline
+        if ink is None:
+            return
+        stamp = _stamp(key, (x1 - x0, y1 - y0), factor)
+        for patch, x, y in stamp.pieces:
+            if one_colour:
+                self._paste_mask(ink, patch, x0 + x, y0 + y)
+            else:
+                self._composite(patch, x0 + x, y0 + y)
+        if stamp.core is not None:
+            cx0, cy0, cx1, cy1 = stamp.core
+            solid = shape.fill or ink
+            self.image.im.paste(_rgb(solid) + ((255,) if self.image.mode == "RGBA" else ()),
+                                (x0 + cx0, y0 + cy0, x0 + cx1, y0 + cy1))
+
+    # Stamps are pasted with Pillow's core `paste`: the checks `Image.paste` makes first
+    # cost more than pasting a small stamp (the canvas's own image is always writable, and
+    # the core clips what falls outside it).
+    def _paste_mask(self, ink: Colour, mask: Image.Image, x: int, y: int) -> None:
+        """Paint `ink` through `mask` (coverage) with its top-left corner at (x, y)."""
+        if self.image.mode == "RGBA":
+            patch = Image.new("RGBA", mask.size, _rgb(ink))
+            patch.putalpha(mask)
+            self._composite(patch, x, y)
+        else:
+            width, height = mask.size
+            self.image.im.paste(_rgb(ink), (x, y, x + width, y + height), mask.im)
+
+    def _composite(self, patch: Image.Image, x: int, y: int) -> None:
+        """Lay the RGBA `patch` over the picture, its top-left corner at (x, y)."""
+        if self.image.mode != "RGBA":
+            width, height = patch.size
+            self.image.im.paste(patch.im, (x, y, x + width, y + height), patch.im)
+            return
+        # Over a transparent picture, pasting would darken the edges: composite, clipped.
+        left, top = max(0, -x), max(0, -y)
+        right = min(patch.width, self.image.width - x)
+        bottom = min(patch.height, self.image.height - y)
+        if left < right and top < bottom:
+            self.image.alpha_composite(patch, (x + left, y + top), (left, top, right, bottom))
 
     # -- shapes
     def rect(
@@ -335,9 +578,9 @@ class Canvas:
         """A (rounded when `radius` > 0) rectangle; the outline is drawn inside `box`."""
         w = self._v(width) if outline else 0
         if radius > 0:
-            self.draw.rounded_rectangle(self._b(box), self._v(radius), fill, outline, w)
+            self._draw(_Shape("rounded", self._b(box), fill, outline, w, self._v(radius)))
         else:
-            self.draw.rectangle(self._b(box), fill, outline, w)
+            self._draw(_Shape("rect", self._b(box), fill, outline, w))
 
     def circle(
         self,
@@ -350,11 +593,12 @@ class Canvas:
         """A disc; the outline is drawn inside the radius."""
         x, y = centre
         box = self._b((x - radius, y - radius, x + radius, y + radius))
-        self.draw.ellipse(box, fill, outline, self._v(width) if outline else 0)
+        self._draw(_Shape("ellipse", box, fill, outline, self._v(width) if outline else 0))
 
     def polygon(self, points: Sequence[Point], fill: Colour, outline: Colour | None = None) -> None:
         """A filled polygon."""
-        self.draw.polygon([self._p(p) for p in points], fill, outline)
+        coords = tuple(v for p in points for v in self._p(p))
+        self._draw(_Shape("polygon", coords, fill, outline))
 
     def line(
         self, points: Sequence[Point], fill: Colour, width: float, round_caps: bool = True
@@ -362,10 +606,13 @@ class Canvas:
         """A polyline with round joints (and round ends unless `round_caps` is False)."""
         if len(points) < 2:
             return
-        self.draw.line([self._p(p) for p in points], fill, self._v(width), joint="curve")
+        coords = [v for p in points for v in self._p(p)]
         if round_caps:
-            for end in (points[0], points[-1]):
-                self.circle(end, width / 2, fill)
+            r = width / 2
+            for x, y in (points[0], points[-1]):
+                coords += self._b((x - r, y - r, x + r, y + r))
+        w = self._v(width)
+        self._draw(_Shape("line", tuple(coords), fill, None, w, len(points)), w // 2 + 2)
 
     def dashed_line(
         self,
@@ -426,22 +673,24 @@ class Canvas:
         stroke_width: float = 0,
     ) -> None:
         """Text at `xy` with a Pillow anchor ("la" top-left, "mm" centre, "lm", "rm"…)."""
-        face = font(self._v(size), bold)
+        device_size = self._v(size)
+        px, py = self._p(xy)
         if _RECORDS.get() is not None:
-            x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
-            px, py = self._p(xy)
+            x0, y0, x1, y1 = font(device_size, bold).getbbox(text, anchor=anchor)
             box = ((px + x0) / self.scale, (py + y0) / self.scale,
                    (px + x1) / self.scale, (py + y1) / self.scale)
-            self.note("text", text, face.size / self.scale, box)
-        self.draw.text(
-            self._p(xy),
-            text,
-            fill=fill,
-            font=face,
-            anchor=anchor,
-            stroke_width=self._v(stroke_width) if stroke else 0,
-            stroke_fill=stroke,
-        )
+            self.note("text", text, device_size / self.scale, box)
+        if not text:
+            return
+        factor = self.scale // self.resolution
+        cell_x, phase_x = divmod(px, factor)
+        cell_y, phase_y = divmod(py, factor)
+        # As Pillow does: the filled stroke in its colour first, then the text over it.
+        layers = [(stroke, self._v(stroke_width))] if stroke and stroke_width else []
+        for ink, width in [*layers, (fill, 0)]:
+            mask, x, y = _text_stamp(text, device_size, bold, anchor, width,
+                                     (phase_x, phase_y), factor)
+            self._paste_mask(ink, mask, cell_x + x, cell_y + y)
 
     def note(self, kind: str, what: str, size: float, box: Box) -> None:
         """Record a text or a marker drawn by other means, while `recording()` is on."""
@@ -471,7 +720,7 @@ class Canvas:
 
     def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
         """Width of `text` in logical pixels."""
-        return font(self._v(size), bold).getlength(text) / self.scale
+        return _text_length(text, self._v(size), bold) / self.scale
 
     def fitting_size(
         self, text: str, size: float, max_width: float, *, bold: bool = False
@@ -548,7 +797,8 @@ class Canvas:
         Shapes overlapping inside the layer do not darken each other, unlike drawing
         each one translucently.
         """
-        top = Canvas(self.width, self.height, scale=self.scale, _mode="RGBA")
+        top = Canvas(self.width, self.height, scale=self.scale, _mode="RGBA",
+                     _supersampled=self.resolution > 1)
         yield top
         # Blend only the part that was drawn on: whole-canvas blends are slow.
         bbox = top.image.getbbox(alpha_only=True)
@@ -561,11 +811,18 @@ class Canvas:
 
     def to_image(self) -> Image.Image:
         """The picture at its logical size."""
-        return self.image.reduce(self.scale) if self.scale > 1 else self.image.copy()
+        if self.resolution > 1:
+            return self.image.reduce(self.resolution)
+        return self.image.copy()
 
-    def to_png(self) -> bytes:
-        """The picture as PNG bytes."""
-        return encode_png(self.to_image())
+    def to_png(self, palette: Callable[[], Image.Image] | None = None) -> bytes:
+        """The picture as PNG bytes, in the game's `palette` if it suits (see `encode_png`)."""
+        picture = self.image if self.resolution == 1 else self.to_image()
+        references = _REFERENCES.get()
+        if references is not None:  # a reference picture: the palette is being chosen
+            references.append(picture.copy())
+            return b""
+        return encode_png(picture, palette() if palette is not None else None)
 
 
 def _shorter(name: str) -> str:
@@ -577,20 +834,125 @@ def _shorter(name: str) -> str:
 PALETTE_COLOURS = 256
 """Colours kept when encoding: the boards are flat colours and their anti-aliased edges."""
 
+PALETTE_SAMPLING = 3
+"""A palette is chosen from one pixel in 3 × 3: a ninth of the work, as good a palette."""
 
-def encode_png(image: Image.Image) -> bytes:
+PALETTE_TOLERANCE = 32
+"""How far (on a channel) a pixel may be from its palette colour before it counts as off."""
+
+PALETTE_MISFIT = 0.0002
+"""The share of sampled pixels that may be off before a game's palette is not used."""
+
+REFERENCE_NAMES = ("Zoé Quint", "yann", "Ines Ortega", "Ulf", "Wanda Vex")
+"""Players of the reference pictures a game's palette is chosen from."""
+
+_REFERENCES: ContextVar[list[Image.Image] | None] = ContextVar("_REFERENCES", default=None)
+_WARM = threading.local()
+
+
+def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """PNG bytes of `image`, quickly compressed: encoding time matters more than a few KB.
 
-    An RGB picture is first reduced to a palette (fast octree, no dithering): a third of the
-    bytes to compress, so it encodes in about half the time and weighs about 40 % as much,
-    and no one tells the colours apart (a channel is off by less than 1 on average).
+    An RGB picture is first reduced to a palette (no dithering): a third of the bytes to
+    compress, so it encodes in about half the time and weighs about 40 % as much, and no one
+    tells the colours apart (a channel is off by less than 1 on average). That is `palette`
+    (a game's, see `reference_palette`) when it suits the picture, else one chosen from a
+    sample of its pixels (fast octree).
     """
     if image.mode == "RGB":
-        image = image.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE,
-                               dither=Image.Dither.NONE)
+        image = _to_palette(image, palette)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
+
+
+def _to_palette(image: Image.Image, reference: Image.Image | None) -> Image.Image:
+    """`image` in `reference`'s colours if they suit it, else in a palette of its own."""
+    step = PALETTE_SAMPLING
+    sample = image.resize((max(1, image.width // step), max(1, image.height // step)),
+                          Image.Resampling.NEAREST)
+    if reference is not None:
+        warm = _warm_copy(reference)
+        mapped = sample.quantize(palette=warm, dither=Image.Dither.NONE).convert("RGB")
+        histogram = ImageChops.difference(sample, mapped).histogram()
+        off = sum(sum(histogram[band * 256 + PALETTE_TOLERANCE + 1:(band + 1) * 256])
+                  for band in range(3))
+        if off <= PALETTE_MISFIT * sample.width * sample.height:
+            return image.quantize(palette=warm, dither=Image.Dither.NONE)
+    # A colour the game's palette lacks (or no such palette): the picture's own palette.
+    own = sample.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return image.quantize(palette=own, dither=Image.Dither.NONE)
+
+
+def _warm_copy(palette: Image.Image) -> Image.Image:
+    """This thread's own copy of `palette`, kept: Pillow caches colour lookups in it.
+
+    Mapping a picture to a palette that has mapped pictures before is two to three times
+    as fast; each thread has its copy because Pillow fills that cache without a lock.
+    """
+    copies: dict[int, Image.Image] = _WARM.__dict__.setdefault("copies", {})
+    copy = copies.get(id(palette))
+    if copy is None:
+        copy = Image.new("P", (1, 1))
+        copy.putpalette(palette.getpalette() or [])
+        copies[id(palette)] = copy
+    return copy
+
+
+def reference_palette(
+    render: Callable[..., bytes],
+    game: Game[Any],
+    players: Sequence[int],
+    plies: Sequence[int],
+) -> Image.Image:
+    """A game's palette, chosen once from pictures of reference games (seeded random play).
+
+    Start, middle and end positions, with their last moves and as previews: the colours the
+    game's boards are made of. A picture with a colour they lack gets its own palette.
+    """
+    pictures: list[Image.Image] = []
+    token = _REFERENCES.set(pictures)
+    unrecorded = _RECORDS.set(None)  # the reference games are not the picture being checked
+    try:
+        for count in players:
+            names = REFERENCE_NAMES[:count]
+            for seed, moves in enumerate(plies):
+                state, last = seeded_position(game, count, moves, seed)
+                view = state.view(None)
+                render(view, last, names=names)
+                if last is not None:
+                    render(view, last, preview=True, names=names)
+    finally:
+        _RECORDS.reset(unrecorded)
+        _REFERENCES.reset(token)
+    step = PALETTE_SAMPLING
+    samples = [p.resize((p.width // step, p.height // step), Image.Resampling.NEAREST)
+               for p in pictures]
+    sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
+    top = 0
+    for sample in samples:
+        sheet.paste(sample, (0, top))
+        top += sample.height
+    return sheet.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def seeded_position(game: Game[Any], players: int, moves: int, seed: int,
+                    options: dict[str, Any] | None = None) -> tuple[Any, str | None]:
+    """The state after `moves` random player moves (seeded; chance drawn too, on to a
+    player's turn), and the last move: a reproducible position to draw."""
+    state = game.new_state(players, options)
+    rng = random.Random(seed)
+    last = None
+    while not state.is_over() and (moves > 0 or state.current_player == CHANCE):
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        move = rng.choice(state.legal_moves())
+        state.apply(move)
+        last = str(move)
+        moves -= 1
+    return state, last
 
 
 def _unit(a: Point, b: Point) -> Point:

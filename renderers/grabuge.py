@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.grabuge import SUIT_SYMBOLS, GrabugeView, card_label
+from engines.grabuge import GRABUGE, SUIT_SYMBOLS, GrabugeView, card_label
 from renderers.common import (
     HIGHLIGHT,
     MUTED,
@@ -35,6 +35,7 @@ from renderers.common import (
     initials,
     player_name,
     plural,
+    reference_palette,
     result_headline,
     seat_colour,
 )
@@ -107,7 +108,14 @@ def render_grabuge(
     turn = view["turn"]["number"]
     left = f"Le Grabuge · {decks} decks · turn {turn}"
     draw_footer(canvas, FOOTER, left, note, right_colour=WHITE)
-    return canvas.to_png()
+    return canvas.to_png(_palette)
+
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    return reference_palette(render_grabuge, GRABUGE, players=(2,), plies=(0, 80, 200, 100_000))
 
 
 # -- cards -----------------------------------------------------------------------------------
@@ -152,7 +160,7 @@ def _card_image_large(card: str | None, width: int, height: int, back: str) -> I
 
 def _paste_card(canvas: Canvas, card: str | None, x: float, y: float, *, back: str = "") -> None:
     image = _card_image(card, CARD_W, CARD_H, back)
-    canvas.image.paste(image, (round(x * canvas.scale), round(y * canvas.scale)), image)
+    canvas.image.paste(image, (round(x), round(y)), image)
     if card is not None:
         # The corner is drawn once into the cached card image: note it for the size check.
         rank = card_label(card)[:-1]

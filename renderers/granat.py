@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from PIL import Image
+
 from engines.base import EndReason, IllegalMove, Result, ResultDict
 from engines.granat import (
     GRANAT,
@@ -35,6 +37,7 @@ from renderers.common import (
     initials,
     label_size,
     player_name,
+    reference_palette,
 )
 
 WIDTH, HEIGHT = 800, 1110
@@ -139,7 +142,7 @@ def render_granat(
         _draw_marks(canvas, marked, proposed=preview)
     _draw_garnet_badge(canvas, view)
     _draw_footer(canvas, view, marked, preview)
-    return canvas.to_png()
+    return canvas.to_png(_palette)
 
 
 def must_capture(view: GranatView) -> list[str]:
@@ -151,6 +154,13 @@ def must_capture(view: GranatView) -> list[str]:
     if view.get("result") is not None or not view.get("capture_due"):
         return []
     return sorted(view.get("movable_pawns") or [])
+
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    return reference_palette(render_granat, GRANAT, players=(2,), plies=(0, 10, 20, 40, 10_000))
 
 
 # -- the move to mark --------------------------------------------------------------------------

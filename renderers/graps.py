@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from PIL import Image
+
 from engines.base import IllegalMove
-from engines.graps import GRID, LAND_ROWS, SIZE, GrapsPawnView, GrapsView
+from engines.graps import GRAPS, GRID, LAND_ROWS, SIZE, GrapsPawnView, GrapsView
 from engines.grid import Cell
 from renderers.common import (
     BOARD,
@@ -30,6 +32,7 @@ from renderers.common import (
     initials,
     inset,
     player_name,
+    reference_palette,
     result_headline,
     seat_colour,
 )
@@ -91,7 +94,7 @@ def render_graps(
             _draw_pawn(canvas, marked, _mover(view), view.get("face") or "blank", ghost=True)
         _ring(canvas, marked, dashed=preview)
     _draw_info(canvas, view, names, preview)
-    return canvas.to_png()
+    return canvas.to_png(_palette)
 
 
 def _cell(text: str | None) -> Cell | None:
@@ -106,6 +109,13 @@ def _cell(text: str | None) -> Cell | None:
 
 def _mover(view: GrapsView) -> int:
     return int(view.get("to_move") or 0)
+
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    return reference_palette(render_graps, GRAPS, players=(2,), plies=(0, 24, 60, 10_000))
 
 
 # -- the empty board -------------------------------------------------------------------------

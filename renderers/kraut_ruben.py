@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from engines.kraut_ruben import KrautRubenGardenView, KrautRubenView
+from engines.kraut_ruben import KRAUT_RUBEN, KrautRubenGardenView, KrautRubenView
 from renderers.common import (
     HIGHLIGHT,
     INK,
@@ -29,6 +29,7 @@ from renderers.common import (
     WIN,
     Box,
     Canvas,
+    Drawn,
     Phrase,
     StatusChip,
     box_centre,
@@ -41,6 +42,8 @@ from renderers.common import (
     label_size,
     player_name,
     plural,
+    recording,
+    reference_palette,
     result_headline,
     seat_colour,
 )
@@ -118,7 +121,15 @@ def render_kraut_ruben(
     draw_footer(canvas, (0, height - FOOTER_H, WIDTH, height), left,
                 f"Last move: {highlight}" if highlight else "",
                 right_colour=WHITE)
-    return canvas.to_png()
+    return canvas.to_png(_palette)
+
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    return reference_palette(render_kraut_ruben, KRAUT_RUBEN, players=(3, 5),
+                             plies=(0, 50, 100_000))
 
 
 # -- layout ----------------------------------------------------------------------------------
@@ -278,7 +289,7 @@ def _draw_garden(
             bx = x0 + 8 + c * BED
             by = y0 + PANEL_HEAD + r * BED
             bed = inset((bx, by, bx + BED, by + BED), 3)
-            _draw_bed(canvas, bed, bed_name, stack)
+            _paste_bed(canvas, bed, bed_name, tuple(stack))
             if target is not None and target == (number, bed_name):
                 canvas.marker("last bed", inset(bed, -2))
                 canvas.rect(inset(bed, -2), None, HIGHLIGHT, 5, radius=10)
@@ -318,6 +329,32 @@ def _draw_garden_foot(
         x += FOOT_ICON + 4
         canvas.text((x, y), f"{count}/2", TEXT_SIZE, WHITE, anchor="lm")
         x += canvas.text_width(f"{count}/2", TEXT_SIZE)
+
+
+def _paste_bed(canvas: Canvas, box: Box, name: str, stack: tuple[str, ...]) -> None:
+    """Paste the bed's cached picture: a board has up to 60 beds, and few looks among them.
+
+    A bed lies on the garden's plain grass (the picture's margin is grass too) at whole
+    pixels, so the pasted picture is the very one drawing it in place would give.
+    """
+    x, y = round(box[0]), round(box[1])
+    picture, drawn = _bed_picture(name if not stack else "", stack,
+                                  (box[2] - box[0], box[3] - box[1]))
+    canvas.image.paste(picture, (x, y))
+    for item in drawn:  # what the size check would have seen drawn in place
+        bx0, by0, bx1, by1 = item.box
+        canvas.note(item.kind, item.what, item.size, (bx0 + x, by0 + y, bx1 + x, by1 + y))
+
+
+@lru_cache(maxsize=256)
+def _bed_picture(
+    name: str, stack: tuple[str, ...], size: tuple[float, float]
+) -> tuple[Image.Image, tuple[Drawn, ...]]:
+    """A bed (`name` shows only when it is empty) on grass, and what was drawn on it."""
+    tile = Canvas(math.ceil(size[0]) + 2, math.ceil(size[1]) + 2, GRASS, scale=1)
+    with recording() as drawn:
+        _draw_bed(tile, (0, 0, *size), name, stack)
+    return tile.image, tuple(drawn)
 
 
 def _draw_bed(canvas: Canvas, box: Box, name: str, stack: Sequence[str]) -> None:
@@ -361,20 +398,21 @@ def _draw_legend(canvas: Canvas, top: float) -> None:
 
 
 def _paste_tile(canvas: Canvas, box: Box, tile: str) -> None:
-    """Paste the cached icon of `tile` into `box` (square-ish), on the canvas's device pixels."""
-    size = round(min(box[2] - box[0], box[3] - box[1]) * canvas.scale)
+    """Paste the cached icon of `tile` into `box` (square-ish), on the canvas's picture pixels."""
+    size = round(min(box[2] - box[0], box[3] - box[1]) * canvas.resolution)
     canvas.marker(tile, box)
     icon = _icon(tile, size)
     cx, cy = box_centre(box)
-    x = round(cx * canvas.scale - size / 2)
-    y = round(cy * canvas.scale - size / 2)
+    x = round(cx * canvas.resolution - size / 2)
+    y = round(cy * canvas.resolution - size / 2)
     canvas.image.paste(icon, (x, y), icon)
 
 
 @lru_cache(maxsize=128)
 def _icon(tile: str, size: int) -> Image.Image:
-    """A transparent square picture of `tile`, `size` device pixels wide (drawn once)."""
-    icon = Canvas(100, 100, scale=4, _mode="RGBA")
+    """A transparent square picture of `tile`, `size` pixels wide (drawn once, 4 × too big,
+    then shrunk)."""
+    icon = Canvas(100, 100, scale=4, _mode="RGBA", _supersampled=True)
     ICONS.get(tile, _unknown)(icon)
     return icon.image.resize((size, size), Image.Resampling.LANCZOS)
 

@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from PIL import Image
+
 from engines.base import IllegalMove
 from engines.grid import Cell
-from engines.qawale import GRID, QawaleMove, QawaleView, parse_notation, path_cells
+from engines.qawale import GRID, QAWALE, QawaleMove, QawaleView, parse_notation, path_cells
 from renderers.common import (
     BOARD,
     CELL,
@@ -34,6 +36,7 @@ from renderers.common import (
     initials,
     inset,
     player_name,
+    reference_palette,
     result_headline,
     seat_colour,
 )
@@ -123,7 +126,14 @@ def render_qawale(
     if sowing:
         _draw_badges(canvas, sowing, proposed=preview)
     _draw_footer(canvas, sowing, preview)
-    return canvas.to_png()
+    return canvas.to_png(_palette)
+
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    return reference_palette(render_qawale, QAWALE, players=(2,), plies=(0, 14, 40, 10_000))
 
 
 # -- the move to highlight -----------------------------------------------------------------

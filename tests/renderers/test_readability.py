@@ -4,14 +4,13 @@ never cut, players marked by their initials, plurals right, nothing clipped or c
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from engines import CHANCE, GAMES
+from engines import GAMES
 from renderers import render
 from renderers.common import (
     MIN_PHONE_PX,
@@ -23,6 +22,7 @@ from renderers.common import (
     initials,
     plural,
     recording,
+    seeded_position,
 )
 
 BEFORE_DOUBLE = ["i1>e3", "c13-d12", "e3-h6", "i15>g15", "a1>a3", "g15>i15", "a3-f8",
@@ -45,34 +45,15 @@ class Position:
     players: int
 
 
-def _play(game: str, players: int, steps: int, seed: int,
-          options: dict[str, Any] | None = None) -> tuple[Any, str | None]:
-    """A game after `steps` random moves (seeded), then on to a player's turn."""
-    state = GAMES[game].new_state(players, options)
-    rng = random.Random(seed)
-    last = None
-    done = 0
-    while not state.is_over() and (done < steps or state.current_player == CHANCE):
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
-        move = rng.choice(state.legal_moves())
-        state.apply(move)
-        last = str(move)
-        done += 1
-    return state, last
-
-
 def _positions() -> list[Position]:
     """The start and a mid-game position of every game (and Granat with a capture due)."""
     found = []
     for game, players, steps in (("qawale", 2, 14), ("graps", 2, 24), ("kraut_ruben", 3, 50),
                                  ("kraut_ruben", 5, 90), ("grabuge", 2, 80),
                                  ("granat", 2, 20)):
-        start, _ = _play(game, players, 0, seed=1)
+        start, _ = seeded_position(GAMES[game], players, 0, seed=1)
         found.append(Position(f"{game}-{players}-start", start.view(None), None, players))
-        mid, last = _play(game, players, steps, seed=steps)
+        mid, last = seeded_position(GAMES[game], players, steps, seed=steps)
         found.append(Position(f"{game}-{players}-mid", mid.view(None), last, players))
     granat = GAMES["granat"].new_state(2)
     for move in BEFORE_DOUBLE:

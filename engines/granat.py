@@ -9,11 +9,13 @@ it, so a corrected map is an edit of those constants.
 from __future__ import annotations
 
 import re
+from bisect import insort
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import pairwise
-from typing import Any, Literal, Self, TypedDict
+from itertools import pairwise, repeat
+from operator import is_
+from typing import Any, ClassVar, Literal, Self, TypedDict
 
 from engines.base import EndReason, Game, GameState, IllegalMove, Result, ResultDict
 from engines.grid import Cell
@@ -373,6 +375,12 @@ class Pawn:
     garnet: bool
 
 
+_PAWNS: tuple[tuple[Pawn, Pawn], ...] = tuple(
+    (Pawn(seat, False), Pawn(seat, True)) for seat in (0, 1)
+)
+"""_PAWNS[seat][garnet]: the engine puts only these on its board (pawns are immutable)."""
+
+
 class MoveKind(Enum):
     """The four shapes a Granat move can take."""
 
@@ -394,8 +402,11 @@ class GranatMove:
     cells: tuple[Cell, ...]
     notation: str = field(init=False, compare=False, repr=False)
     """The canonical notation, computed once."""
+    path: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """The cells as indices in CELLS (-1 for a cell off the board), for the engine's walks."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "path", tuple(_IDX.get(cell, -1) for cell in self.cells))
         if self.kind is MoveKind.PLAIN:
             text = "-".join(map(str, self.cells))
         elif self.kind is MoveKind.CAPTURE:
@@ -424,15 +435,34 @@ LOSE_MARBLE = GranatMove(MoveKind.LOSE_MARBLE, (GARNET_CELL,))
 """The move `e8>`."""
 
 
-_INTERNED: dict[tuple[MoveKind, tuple[int, ...]], GranatMove] = {}
+_INTERNED: dict[MoveKind, dict[tuple[int, ...], GranatMove]] = {kind: {} for kind in MoveKind}
+"""Per kind, path of cell indices -> its move (interned: moves are immutable)."""
+
+_PLAIN_MOVES = _INTERNED[MoveKind.PLAIN]
+_CAPTURE_MOVES = _INTERNED[MoveKind.CAPTURE]
+_MARBLE_MOVES = _INTERNED[MoveKind.MARBLE]
+# Looked up by these names in the walkers: hashing an Enum member runs Python code.
 
 
 def _move(kind: MoveKind, path: tuple[int, ...]) -> GranatMove:
     """The move object for a path of cell indices (interned: moves are immutable)."""
-    move = _INTERNED.get((kind, path))
+    interned = _INTERNED[kind]
+    move = interned.get(path)
     if move is None:
-        move = _INTERNED[(kind, path)] = GranatMove(kind, tuple(CELLS[i] for i in path))
+        move = interned[path] = GranatMove(kind, tuple(CELLS[i] for i in path))
     return move
+
+
+def _plain(path: tuple[int, ...]) -> GranatMove:
+    """The plain move along `path` (a step, jumps over own pawns or a slide)."""
+    move = _PLAIN_MOVES.get(path)
+    return _move(MoveKind.PLAIN, path) if move is None else move
+
+
+def _capture(path: tuple[int, ...]) -> GranatMove:
+    """The capture along `path`."""
+    move = _CAPTURE_MOVES.get(path)
+    return _move(MoveKind.CAPTURE, path) if move is None else move
 
 
 _CELL_TOKEN = re.compile(r"^([a-z])(\d{1,2})$")
@@ -588,6 +618,8 @@ class GranatState(GameState[GranatMove, GranatView]):
         self.last_captured: list[str] = []
         self._moves_cache: list[GranatMove] | None = None
         self._position_cache: str | None = None
+        # Each seat's pawn cells, row by row; like the other caches, reset by every change.
+        self._own_cache: tuple[list[int], list[int]] | None = None
         if _START_BOARD:
             self.board = list(_START_BOARD)
         else:
@@ -622,7 +654,16 @@ class GranatState(GameState[GranatMove, GranatView]):
         return [CELLS[i] for i in self._own(seat)]
 
     def _own(self, seat: int) -> list[int]:
-        return [i for i, pawn in enumerate(self.board) if pawn is not None and pawn.seat == seat]
+        """The cells of `seat`'s pawns, row by row (a cached list: do not change it)."""
+        owned = self._own_cache
+        if owned is None:
+            red: list[int] = []
+            blue: list[int] = []
+            for index, pawn in enumerate(self.board):
+                if pawn is not None:
+                    (blue if pawn.seat else red).append(index)
+            owned = self._own_cache = (red, blue)
+        return owned[seat]
 
     def protected_seat(self) -> int | None:
         """The seat whose pawns cannot be captured this move (its garnet pawn just reached e8)."""
@@ -687,13 +728,34 @@ class GranatState(GameState[GranatMove, GranatView]):
         duty = self._duty_moves()
         if duty is not None:
             return duty
-        own = self._own(self.to_move)
+        seat = self.to_move
+        own = self._own(seat)
         captures = self._captures(own)
         if captures:
             return captures
+        # `_plain_moves` then `_marble_moves` per pawn, inlined for the neutral pawns: this
+        # loop is most of the engine's time in a search or a random playout.
         moves: list[GranatMove] = []
+        board = self.board
+        stuck, steps, jumps = _OPPONENT_BACK_ROW[seat], _STEPS[seat], _JUMPS[seat]
         for cell in own:
-            moves += self._plain_moves(cell) + self._marble_moves(cell)
+            pawn = board[cell]
+            assert pawn is not None
+            if pawn.garnet:
+                moves += _garnet_slide_moves(board, cell)
+                moves += self._marble_moves(cell)
+            elif not stuck[cell]:
+                if STEP_COMBINES_WITH_JUMPS:
+                    moves += _neutral_walk_moves(board, cell, seat)
+                    continue
+                for target, move in steps[cell]:
+                    if board[target] is None:
+                        moves.append(move)
+                for middle, land in jumps[cell]:
+                    other = board[middle]
+                    if other is not None and other.seat == seat and board[land] is None:
+                        moves += _jump_moves(board, cell, seat, (cell,))
+                        break  # a first jump exists: _jump_moves lists them all
         return moves
 
     def _duty_moves(self) -> list[GranatMove] | None:
@@ -716,88 +778,115 @@ class GranatState(GameState[GranatMove, GranatView]):
             return []
         board = list(self.board)
         chains: list[tuple[int, ...]] = []
+        stuck, pairs = _OPPONENT_BACK_ROW[seat], _CAPTURE_PAIRS[seat]
         for cell in cells:
             pawn = board[cell]
             assert pawn is not None
             if pawn.garnet:
                 chains += _garnet_chains(board, cell, seat)
-            elif STUCK_NEUTRAL_MAY_CAPTURE or not _OPPONENT_BACK_ROW[seat][cell]:
-                chains += _neutral_chains(board, cell, seat)
+            elif STUCK_NEUTRAL_MAY_CAPTURE or not stuck[cell]:
+                # The common case, nothing to capture, is found here without a call.
+                for over, land in pairs[cell]:
+                    victim = board[over]
+                    if victim is not None and victim.seat != seat and board[land] is None:
+                        chains += _neutral_chains(board, cell, seat)
+                        break
         if CAPTURE_MAJORITY_RULE and chains:
             most = max(len(chain) for chain in chains)
             chains = [chain for chain in chains if len(chain) == most]
-        return [_move(MoveKind.CAPTURE, chain) for chain in chains]
+        return [_capture(chain) for chain in chains]
 
     def _plain_moves(self, cell: int) -> list[GranatMove]:
         """Steps, own-pawn jumps or slides of the pawn on `cell` (no capture)."""
         pawn = self.board[cell]
         assert pawn is not None
         if pawn.garnet:
-            paths = _garnet_slides(self.board, cell)
-        elif _OPPONENT_BACK_ROW[pawn.seat][cell]:
-            paths = []
-        else:
-            paths = _neutral_walks(list(self.board), cell, pawn.seat)
-        return [_move(MoveKind.PLAIN, path) for path in paths]
+            return _garnet_slide_moves(self.board, cell)
+        if _OPPONENT_BACK_ROW[pawn.seat][cell]:
+            return []
+        return _neutral_walk_moves(self.board, cell, pawn.seat)
 
     def _marble_moves(self, cell: int) -> list[GranatMove]:
         """The marble hand-ons from the garnet pawn on `cell` to own neutral pawns."""
-        giver = self.board[cell]
+        board = self.board
+        giver = board[cell]
         if giver is None or not giver.garnet:
             return []
-        return [
-            _move(MoveKind.MARBLE, (cell, other))
-            for other in self._own(giver.seat)
-            if not _is_garnet(self.board[other]) and _marble_may_pass(giver.seat, cell, other)
-        ]
+        allowed = _MARBLE_ALLOWED[giver.seat][cell]
+        moves = []
+        for other in self._own(giver.seat):
+            taker = board[other]
+            if allowed[other] and taker is not None and not taker.garnet:
+                move = _MARBLE_MOVES.get((cell, other))
+                moves.append(_move(MoveKind.MARBLE, (cell, other)) if move is None else move)
+        return moves
 
     # -- playing --------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> GranatMove:
         return parse_notation(text)
 
+    def _checked(self, move: GranatMove | str) -> GranatMove:
+        if self.is_over():
+            raise IllegalMove("the game is over")
+        parsed = self.parse_move(move) if isinstance(move, str) else move
+        moves = self._moves_cache
+        if moves is None:
+            moves = self._moves_cache = self._compute_moves()
+        # The listed (interned) objects themselves are found by identity, without calling
+        # the dataclass __eq__ on every move listed before them.
+        if any(map(is_, moves, repeat(parsed))) or parsed in moves:
+            return parsed
+        raise IllegalMove(self._why_illegal(parsed))
+
     def _play(self, move: GranatMove) -> None:
         seat = self.to_move
         self.last_description = self._describe(move)
-        self.last_move = str(move)
-        self.last_path = [str(cell) for cell in move.cells]
+        self.last_move = move.notation
+        path = move.path
+        self.last_path = [_NAME[cell] for cell in path]
         self.last_captured = []
         board = self.board
-        if move.kind is MoveKind.LOSE_MARBLE:
-            board[_GARNET] = Pawn(seat, False)
+        kind = move.kind
+        if kind is MoveKind.LOSE_MARBLE:
+            board[_GARNET] = _PAWNS[seat][False]
             self.quiet += 1
-        elif move.kind is MoveKind.MARBLE:
-            board[_IDX[move.cells[0]]] = Pawn(seat, False)
-            board[_IDX[move.cells[1]]] = Pawn(seat, True)
+        elif kind is MoveKind.MARBLE:
+            board[path[0]] = _PAWNS[seat][False]
+            board[path[1]] = _PAWNS[seat][True]
             self.quiet += 1
         else:
-            start = _IDX[move.start]
+            start, end = path[0], path[-1]
             pawn = board[start]
             assert pawn is not None
             board[start] = None
-            if move.kind is MoveKind.CAPTURE:
-                for taken in self.captured_cells(move):
-                    board[_IDX[taken]] = None
-                    self.last_captured.append(str(taken))
+            taken_cells = _captured(move) if kind is MoveKind.CAPTURE else []
+            if kind is MoveKind.CAPTURE:
+                for taken in taken_cells:
+                    board[taken] = None
+                    self.last_captured.append(_NAME[taken])
                 self.quiet = 0
             else:
                 # garnet slides are quiet; a neutral pawn that moves resets the count
                 self.quiet = self.quiet + 1 if pawn.garnet else 0
-            board[_IDX[move.end]] = pawn
+            board[end] = pawn
+            owned = self._own_cache
+            if owned is not None:
+                # Updated rather than recounted; new lists, as clones share the old ones.
+                mine = [cell for cell in owned[seat] if cell != start]
+                insort(mine, end)
+                theirs = owned[1 - seat]
+                if taken_cells:
+                    theirs = [cell for cell in theirs if cell not in taken_cells]
+                self._own_cache = (mine, theirs) if seat == 0 else (theirs, mine)
         self.to_move = 1 - seat
         self._moves_cache = self._position_cache = None
         self._settle()
 
     def _settle(self) -> None:
         """Apply the end checks of granat.md, in the order of END_CHECKS."""
-        checks: dict[str, Callable[[], Result | None]] = {
-            "no_pawns": self._check_no_pawns,
-            "no_neutrals": self._check_no_neutrals,
-            "quiet_moves": self._check_quiet_moves,
-            "no_moves": self._check_no_moves,
-        }
         for name in END_CHECKS:
-            result = checks[name]()
+            result = self._END_CHECKS[name](self)
             if result:
                 self._result = result
                 return
@@ -809,9 +898,15 @@ class GranatState(GameState[GranatMove, GranatView]):
         return None
 
     def _check_no_neutrals(self) -> Result | None:
-        if DRAW_WHEN_NO_NEUTRALS and all(p is None or p.garnet for p in self.board):
-            return Result([0, 1], None, EndReason.DRAW)
-        return None
+        if not DRAW_WHEN_NO_NEUTRALS:
+            return None
+        board = self.board
+        for seat in (0, 1):
+            for cell in self._own(seat):
+                pawn = board[cell]
+                if pawn is not None and not pawn.garnet:
+                    return None
+        return Result([0, 1], None, EndReason.DRAW)
 
     def _check_quiet_moves(self) -> Result | None:
         if QUIET_MOVES_FOR_DRAW is not None and self.quiet >= QUIET_MOVES_FOR_DRAW:
@@ -819,42 +914,53 @@ class GranatState(GameState[GranatMove, GranatView]):
         return None
 
     def _check_no_moves(self) -> Result | None:
-        if self._legal_moves():
+        if self._moves_cache is None:
+            self._moves_cache = self._compute_moves()  # listed now, kept for the next turn
+        if self._moves_cache:
             return None
         if NO_MOVES_LOSES:
             return Result([1 - self.to_move], None, EndReason.NO_MOVES)
         return Result([0, 1], None, EndReason.DRAW)
 
+    _END_CHECKS: ClassVar[dict[str, Callable[[GranatState], Result | None]]] = {
+        "no_pawns": _check_no_pawns,
+        "no_neutrals": _check_no_neutrals,
+        "quiet_moves": _check_quiet_moves,
+        "no_moves": _check_no_moves,
+    }
+    """END_CHECKS names -> the checks, as plain functions (bound methods are made per call)."""
+
     # -- descriptions and reasons ------------------------------------------------------------
 
     def _describe(self, move: GranatMove) -> str:
-        if move.kind is MoveKind.LOSE_MARBLE:
+        kind = move.kind
+        if kind is MoveKind.LOSE_MARBLE:
             return (f"the garnet pawn on {GARNET_CELL} cannot leave the garnet cell: "
                     "its marble is lost")
-        pawn = self.pawn_at(move.start)
+        path = move.path
+        board = self.board
+        start, end = _NAME[path[0]], _NAME[path[-1]]
+        pawn = board[path[0]]
         assert pawn is not None
         what = "garnet pawn" if pawn.garnet else "neutral pawn"
-        if move.kind is MoveKind.MARBLE:
-            text = f"garnet pawn {move.start} hands its marble to {move.end}"
-        elif move.kind is MoveKind.CAPTURE:
-            taken = self.captured_cells(move)
-            garnets = sum(1 for cell in taken if (p := self.pawn_at(cell)) and p.garnet)
-            text = f"{what} {move.start} captures {len(taken)}: {', '.join(map(str, taken))}"
-            text += f" (landing on {move.end}"
+        if kind is MoveKind.MARBLE:
+            text = f"garnet pawn {start} hands its marble to {end}"
+        elif kind is MoveKind.CAPTURE:
+            taken = _captured(move)
+            garnets = sum(1 for cell in taken if (p := board[cell]) and p.garnet)
+            text = f"{what} {start} captures {len(taken)}: {', '.join(_NAME[i] for i in taken)}"
+            text += f" (landing on {end}"
             text += f"; {garnets} of them garnet)" if garnets > 1 else (
                 "; a garnet pawn)" if garnets else ")")
         elif pawn.garnet:
-            text = f"garnet pawn {move.start} slides to {move.end}"
-        elif len(move.cells) == 2 and _RAY_TO[(_IDX[move.start], _IDX[move.end])][1] == 0:
-            text = f"neutral pawn {move.start} steps to {move.end}"
+            text = f"garnet pawn {start} slides to {end}"
+        elif len(path) == 2 and _RAY_TO[(path[0], path[1])][1] == 0:
+            text = f"neutral pawn {start} steps to {end}"
         else:
-            over = [
-                _NAME[_RAY_TO[(_IDX[a], _IDX[b])][0].cells[0]]
-                for a, b in pairwise(move.cells)
-            ]
+            over = [_NAME[_RAY_TO[(a, b)][0].cells[0]] for a, b in pairwise(path)]
             count = "its own pawn" if len(over) == 1 else f"{len(over)} own pawns"
-            text = f"neutral pawn {move.start} jumps over {count} ({', '.join(over)}) to {move.end}"
-        reaches_garnet_cell = move.end == GARNET_CELL and move.kind is not MoveKind.CAPTURE
+            text = f"neutral pawn {start} jumps over {count} ({', '.join(over)}) to {end}"
+        reaches_garnet_cell = path[-1] == _GARNET and kind is not MoveKind.CAPTURE
         if reaches_garnet_cell and (pawn.garnet or move.kind is MoveKind.MARBLE):
             text += f": {SEAT_NAMES[pawn.seat]}'s pawns are protected during the next move"
         return text
@@ -1192,7 +1298,7 @@ class GranatState(GameState[GranatMove, GranatView]):
                         raise ValueError(str(error)) from None
                 if board[cell] is not None:
                     raise ValueError(f"{_NAME[cell]} holds two pawns")
-                board[cell] = Pawn(seat, token.endswith("*"))
+                board[cell] = _PAWNS[seat][token.endswith("*")]
             garnets = sum(1 for token in tokens if token.endswith("*"))
             if garnets > GARNET_PAWNS_PER_SIDE:
                 raise ValueError(
@@ -1202,12 +1308,7 @@ class GranatState(GameState[GranatMove, GranatView]):
         if all(pawn is None for pawn in board):
             raise ValueError("the board is empty: at least one side must have a pawn")
         self.board, self.to_move, self.quiet = board, int(fields[0]), int(quiet)
-        self._moves_cache = self._position_cache = None
-
-
-def _is_garnet(pawn: Pawn | None) -> bool:
-    """True for a garnet pawn (False for a neutral pawn or an empty cell)."""
-    return pawn is not None and pawn.garnet
+        self._moves_cache = self._position_cache = self._own_cache = None
 
 
 _GARNET_CELL_ACCESS = (
@@ -1241,45 +1342,6 @@ def _marble_may_pass(seat: int, giver: int, taker: int) -> bool:
     return not away or (giver, taker) in _LINKED
 
 
-def _garnet_slides(board: Board, start: int) -> list[tuple[int, ...]]:
-    """A garnet pawn's slides: along each line, over empty cells only."""
-    paths: list[tuple[int, ...]] = []
-    for ray in _RAYS[start]:
-        if not GARNET_SLIDES_SIDEWAYS and _row_step(start, ray) == 0:
-            continue
-        for cell in ray.cells:
-            if board[cell] is not None:
-                break
-            paths.append((start, cell))
-    return paths
-
-
-def _neutral_walks(board: Board, start: int, seat: int) -> list[tuple[int, ...]]:
-    """A neutral pawn's plain moves: one forward step, or a series of jumps over own pawns."""
-    board[start] = None  # the walking pawn has left its cell (board is the caller's copy)
-    paths: list[tuple[int, ...]] = []
-    jump_rays = _FORWARD_RAYS[seat] if OWN_PAWN_JUMPS_FORWARD_ONLY else _RAYS
-
-    def jumps(here: int, path: tuple[int, ...]) -> None:
-        for ray in jump_rays[here]:
-            if len(ray.cells) < 2:
-                continue
-            middle, land = ray.cells[0], ray.cells[1]
-            other = board[middle]
-            if other is None or other.seat != seat or board[land] is not None or land in path:
-                continue
-            paths.append((*path, land))
-            jumps(land, (*path, land))
-
-    for ray in _FORWARD_RAYS[seat][start]:
-        if board[ray.cells[0]] is None:
-            paths.append((start, ray.cells[0]))
-            if STEP_COMBINES_WITH_JUMPS:
-                jumps(ray.cells[0], (start, ray.cells[0]))
-    jumps(start, (start,))
-    return paths
-
-
 def _chain_stops_at_back_row(here: int, seat: int) -> bool:
     """True when a neutral capture chain must end because it reached the far back row."""
     return not CHAIN_GOES_ON_AT_BACK_ROW and _OPPONENT_BACK_ROW[seat][here]
@@ -1287,12 +1349,8 @@ def _chain_stops_at_back_row(here: int, seat: int) -> bool:
 
 def _neutral_options(board: Board, here: int, seat: int) -> list[tuple[int, int]]:
     """(captured cell, landing cell) of each capture a neutral pawn on `here` could make next."""
-    rays = _RAYS if NEUTRAL_CAPTURES_BACKWARD else _NOT_BACKWARD_RAYS[seat]
     options = []
-    for ray in rays[here]:
-        if len(ray.cells) < 2:
-            continue
-        over, land = ray.cells[0], ray.cells[1]
+    for over, land in _CAPTURE_PAIRS[seat][here]:
         victim = board[over]
         if victim is not None and victim.seat != seat and board[land] is None:
             options.append((over, land))
@@ -1389,6 +1447,102 @@ def _garnet_chains(board: Board, start: int, seat: int) -> list[tuple[int, ...]]
     board[start] = pawn
     return chains
 
+
+def _captured(move: GranatMove) -> list[int]:
+    """The cells of the pawns a legal capture takes, in order (`captured_cells` by index)."""
+    return [_RAY_TO[pair][0].cells[_RAY_TO[pair][1] - 1] for pair in pairwise(move.path)]
+
+
+# -- plain moves, read from tables of interned moves -------------------------------------------
+
+
+def _garnet_slide_moves(board: Board, start: int) -> list[GranatMove]:
+    """A garnet pawn's slides: along each line, over empty cells only."""
+    moves = []
+    for ray in _SLIDES[start]:
+        for cell, move in ray:
+            if board[cell] is not None:
+                break
+            moves.append(move)
+    return moves
+
+
+def _neutral_walk_moves(board: Board, start: int, seat: int) -> list[GranatMove]:
+    """A neutral pawn's plain moves: one forward step, or a series of jumps over own pawns."""
+    moves = []
+    for cell, move in _STEPS[seat][start]:
+        if board[cell] is None:
+            moves.append(move)
+            if STEP_COMBINES_WITH_JUMPS:
+                moves += _jump_moves(board, start, seat, (start, cell))
+    return moves + _jump_moves(board, start, seat, (start,))
+
+
+def _jump_moves(board: Board, start: int, seat: int, path: tuple[int, ...]) -> list[GranatMove]:
+    """Every series of jumps over own pawns extending `path`; `start` counts as empty."""
+    moves: list[GranatMove] = []
+    jumps = _JUMPS[seat]
+
+    def walk(here: int, path: tuple[int, ...]) -> None:
+        for middle, land in jumps[here]:
+            other = board[middle]
+            if (other is None or other.seat != seat or middle == start
+                    or board[land] is not None or land in path):
+                continue
+            longer = (*path, land)
+            moves.append(_plain(longer))
+            walk(land, longer)
+
+    walk(path[-1], path)
+    return moves
+
+
+def _step_table(seat: int) -> tuple[tuple[tuple[int, GranatMove], ...], ...]:
+    return tuple(
+        tuple((ray.cells[0], _plain((origin, ray.cells[0]))) for ray in rays)
+        for origin, rays in enumerate(_FORWARD_RAYS[seat])
+    )
+
+
+def _pair_table(rays: tuple[tuple[Ray, ...], ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    return tuple(
+        tuple((ray.cells[0], ray.cells[1]) for ray in found if len(ray.cells) >= 2)
+        for found in rays
+    )
+
+
+_STEPS = tuple(_step_table(seat) for seat in (0, 1))
+"""Per seat, from each cell: (the cell one forward step leads to, that step's move)."""
+
+_JUMPS = tuple(
+    _pair_table(_FORWARD_RAYS[seat] if OWN_PAWN_JUMPS_FORWARD_ONLY else _RAYS) for seat in (0, 1)
+)
+"""Per seat, from each cell: (the cell jumped over, the landing cell) of each own-pawn jump."""
+
+_CAPTURE_PAIRS = tuple(
+    _pair_table(_RAYS if NEUTRAL_CAPTURES_BACKWARD else _NOT_BACKWARD_RAYS[seat])
+    for seat in (0, 1)
+)
+"""Per seat, from each cell: (the cell captured, the landing cell) of each neutral capture."""
+
+_SLIDES: tuple[tuple[tuple[tuple[int, GranatMove], ...], ...], ...] = tuple(
+    tuple(
+        tuple((cell, _plain((origin, cell))) for cell in ray.cells)
+        for ray in rays
+        if GARNET_SLIDES_SIDEWAYS or _row_step(origin, ray) != 0
+    )
+    for origin, rays in enumerate(_RAYS)
+)
+"""From each cell: per line and sense, (the cell slid to, that slide's move), nearest first."""
+
+_MARBLE_ALLOWED = tuple(
+    tuple(
+        tuple(_marble_may_pass(seat, giver, taker) for taker in range(len(CELLS)))
+        for giver in range(len(CELLS))
+    )
+    for seat in (0, 1)
+)
+"""_MARBLE_ALLOWED[seat][giver][taker]: `_marble_may_pass`, looked up."""
 
 _START_BOARD: Board = []
 _START_BOARD.extend(GranatState(2, {}).board)  # parsed once; new games copy it

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Self, TypedDict
 
 from engines.base import (
     EndReason,
@@ -70,11 +70,57 @@ LINES: tuple[tuple[Cell, ...], ...] = (
 )
 """The ten lines of four: rows, columns and the two long diagonals."""
 
-_STEPS: dict[Cell, tuple[tuple[Direction, Cell, Direction], ...]] = {
-    cell: tuple((d, d.of(cell), d.opposite) for d in Direction if GRID.contains(d.of(cell)))
-    for cell in GRID.cells()
-}
-"""From each cell: (direction, the cell it leads to, the step back), on the board only."""
+_CELLS: tuple[Cell, ...] = tuple(GRID.cells())
+"""Every cell by index `row * 4 + col` (a1 = 0, d1 = 3, a4 = 12): the engine's inner board."""
+
+_DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
+"""The directions by index, in the order moves are listed (N, S, E, W)."""
+
+_NEXT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        GRID.cells().index(d.of(cell)) if GRID.contains(d.of(cell)) else -1
+        for d in _DIRECTIONS
+    )
+    for cell in _CELLS
+)
+"""_NEXT[cell index][direction index]: the neighbour's index, or -1 off the board."""
+
+_BACK: tuple[int, ...] = tuple(_DIRECTIONS.index(d.opposite) for d in _DIRECTIONS)
+"""The index of each direction's opposite."""
+
+_DIRECTION_INDEX: dict[Direction, int] = {d: i for i, d in enumerate(_DIRECTIONS)}
+
+_LINE_INDICES: tuple[tuple[int, int, int, int], ...] = tuple(
+    (line[0].row * 4 + line[0].col, line[1].row * 4 + line[1].col,
+     line[2].row * 4 + line[2].col, line[3].row * 4 + line[3].col)
+    for line in LINES
+)
+"""LINES as cell indices."""
+
+_LINE_NAMES: tuple[tuple[str, ...], ...] = tuple(tuple(str(c) for c in line) for line in LINES)
+
+_PEBBLES = ("0", "1")
+"""Each seat's pebble in a stack."""
+
+CACHED_SOWING_LENGTH = 7
+"""Sowings up to this many steps are listed once per cell and kept (a few MB at most); longer
+ones, rare and doubling with each step, are walked afresh each time."""
+
+_Walk = tuple[tuple[Direction, ...], tuple[int, ...], int]
+"""A sowing path under construction: its directions, the cells landed on, the last direction."""
+
+_WALKS: dict[tuple[int, int], list[_Walk]] = {}
+"""(origin, length) -> every sowing path of that length, in listing order (cached lengths)."""
+
+_SOWINGS: dict[tuple[int, int], tuple[QawaleMove, ...]] = {}
+"""(origin, length) -> the moves of those paths, made once: listing moves is then a copy."""
+
+_KNOWN: dict[int, tuple[QawaleMove, int, tuple[int, ...]]] = {}
+"""id(move) -> (move, origin, cells landed on) for every move in _SOWINGS.
+
+Applying one of these needs no check beyond its length; the move itself is kept in the value,
+so an id can never be reused by another object while it is listed here.
+"""
 
 _MOVE = re.compile(r"^\s*([a-zA-Z]\s*\d{1,2})\s*:\s*([nsewNSEW]*)\s*$")
 
@@ -111,6 +157,75 @@ def path_cells(move: QawaleMove) -> list[Cell]:
     return cells
 
 
+def _extend(walks: list[_Walk]) -> list[_Walk]:
+    """Every walk one step longer, in listing order (never straight back, never off the board).
+
+    Extending a whole level in order, each walk by its directions in order, gives the order
+    of the depth-first walk over directions N, S, E, W that defines the move order.
+    """
+    longer: list[_Walk] = []
+    for path, cells, last in walks:
+        here, back = cells[-1], _BACK[last]
+        for index, there in enumerate(_NEXT[here]):
+            if there >= 0 and index != back:
+                longer.append(((*path, _DIRECTIONS[index]), (*cells, there), index))
+    return longer
+
+
+def _walks(origin: int, length: int) -> list[_Walk]:
+    """Every sowing path of `length` (≥ 1) steps from `origin`, in listing order."""
+    found = _WALKS.get((origin, length))
+    if found is not None:
+        return found
+    if length == 1:
+        found = [((_DIRECTIONS[index],), (there,), index)
+                 for index, there in enumerate(_NEXT[origin]) if there >= 0]
+    else:
+        found = _extend(_walks(origin, min(length - 1, CACHED_SOWING_LENGTH)))
+        for _ in range(length - 1 - CACHED_SOWING_LENGTH):
+            found = _extend(found)
+    if length <= CACHED_SOWING_LENGTH:
+        _WALKS[(origin, length)] = found
+    return found
+
+
+def _sowings(origin: int, length: int) -> tuple[QawaleMove, ...]:
+    """The complete moves sowing `length` steps from `origin`, in listing order."""
+    found = _SOWINGS.get((origin, length))
+    if found is not None:
+        return found
+    cell = _CELLS[origin]
+    found = tuple(QawaleMove(cell, path) for path, _, _ in _walks(origin, length))
+    if length <= CACHED_SOWING_LENGTH:
+        _SOWINGS[(origin, length)] = found
+        for move, (_, cells, _) in zip(found, _walks(origin, length), strict=True):
+            _KNOWN[id(move)] = (move, origin, cells)
+    return found
+
+
+def _landings(move: QawaleMove) -> tuple[int, int, tuple[int, ...]] | None:
+    """(origin, length, cells landed on) of a well-walked path: on the board, never straight
+    back; None otherwise (the stack height is not checked here)."""
+    known = _KNOWN.get(id(move))
+    if known is not None and known[0] is move:
+        return known[1], len(move.path), known[2]
+    cell = move.cell
+    if not GRID.contains(cell):
+        return None
+    origin = here = cell.row * 4 + cell.col
+    cells, back = [], -1
+    for direction in move.path:
+        index = _DIRECTION_INDEX.get(direction, -1)
+        if index < 0:
+            return None
+        here = _NEXT[here][index]
+        if here < 0 or index == back:
+            return None
+        cells.append(here)
+        back = _BACK[index]
+    return origin, len(cells), tuple(cells)
+
+
 class QawaleView(TypedDict):
     """What `QawaleState.view` returns (the same for every seat: nothing is hidden)."""
 
@@ -133,10 +248,24 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
         self.stacks: dict[Cell, list[str]] = {cell: [] for cell in GRID.cells()}
         for corner in (Cell(0, 0), Cell(3, 0), Cell(0, 3), Cell(3, 3)):
             self.stacks[corner] = [NEUTRAL, NEUTRAL]
+        # The same list objects as `stacks`, by cell index: the engine works on these.
+        self._cells = [self.stacks[cell] for cell in _CELLS]
         self.stocks = [PEBBLES_PER_PLAYER, PEBBLES_PER_PLAYER]
         self.to_move = 0
         self._result: Result | None = None
         self.winning_lines: list[list[str]] = []
+
+    def clone(self) -> Self:
+        """An independent copy (much faster than the base deepcopy)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        # Rebuilt in the same key order, sharing the new lists with the cell-index list.
+        other.stacks = {cell: list(stack) for cell, stack in self.stacks.items()}
+        other._cells = [other.stacks[cell] for cell in _CELLS]
+        other.stocks = list(self.stocks)
+        other.winning_lines = [list(line) for line in self.winning_lines]
+        return other
 
     # -- moves -----------------------------------------------------------------------
 
@@ -146,7 +275,7 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
 
     def stack_cells(self) -> list[Cell]:
         """Cells where the player to move may put a pebble (every non-empty cell)."""
-        return [cell for cell in GRID.cells() if self.stacks[cell]]
+        return [cell for cell, stack in zip(_CELLS, self._cells, strict=True) if stack]
 
     def next_steps(self, move: QawaleMove) -> list[Direction]:
         """Legal next directions after a partial sowing `move` (empty when it is complete)."""
@@ -161,31 +290,17 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
         """How many steps a sowing from `cell` takes (its height plus your pebble)."""
         return len(self.stacks[cell]) + 1
 
-    def _paths(self, move: QawaleMove) -> Iterator[QawaleMove]:
-        """Every complete sowing extending `move`, walked cell by cell."""
-        needed = self.sowing_length(move.cell)
-        cells = path_cells(move)
-        start = cells[-1] if cells else move.cell
-        back = move.path[-1].opposite if move.path else None
-
-        def walk(
-            here: Cell, path: tuple[Direction, ...], back: Direction | None
-        ) -> Iterator[QawaleMove]:
-            if len(path) == needed:
-                yield QawaleMove(move.cell, path)
-                return
-            for direction, there, reverse in _STEPS[here]:
-                if direction is not back:
-                    yield from walk(there, (*path, direction), reverse)
-
-        yield from walk(start, move.path, back)
-
     def _legal_moves(self) -> list[QawaleMove]:
-        return [m for cell in self.stack_cells() for m in self._paths(QawaleMove(cell, ()))]
+        moves: list[QawaleMove] = []
+        for origin, stack in enumerate(self._cells):
+            if stack:
+                moves += _sowings(origin, len(stack) + 1)
+        return moves
 
     def legal_moves_from(self, cell: Cell) -> list[QawaleMove]:
         """Every complete legal move starting on `cell`."""
-        return list(self._paths(QawaleMove(cell, ()))) if self.stacks[cell] else []
+        stack = self.stacks[cell]
+        return list(_sowings(cell.row * 4 + cell.col, len(stack) + 1)) if stack else []
 
     def parse_move(self, text: str) -> QawaleMove:
         return parse_notation(text)
@@ -197,6 +312,11 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
         parsed = self.parse_move(move) if isinstance(move, str) else move
         if not isinstance(parsed, QawaleMove):
             raise IllegalMove(f"{move!r} is not a Qawale move")
+        walked = _landings(parsed)
+        if walked is not None:
+            stack = self._cells[walked[0]]
+            if stack and walked[1] == len(stack) + 1:
+                return parsed
         reason = self._why_illegal(parsed)
         if reason:
             raise IllegalMove(reason)
@@ -226,23 +346,30 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
         return ""
 
     def _play(self, move: QawaleMove) -> None:
+        walked = _landings(move)
+        assert walked is not None  # _checked let only well-walked paths through
+        origin, _, landings = walked
         mover = self.to_move
-        stack = [*self.stacks[move.cell], str(mover)]
-        self.stacks[move.cell] = []
+        cells = self._cells
+        source = cells[origin]
+        stack = [*source, _PEBBLES[mover]]
+        source.clear()  # in place: `stacks` holds the same list
         self.stocks[mover] -= 1
-        for pebble, cell in zip(stack, path_cells(move), strict=True):
-            self.stacks[cell].append(pebble)
+        for pebble, there in zip(stack, landings, strict=True):
+            cells[there].append(pebble)
         self.to_move = 1 - mover
         self._settle(mover)
 
     def _settle(self, mover: int) -> None:
         """Decide whether the sowing just made by `mover` ended the game."""
-        lines = self._lines()
+        lines = self._line_numbers()
         owners = {owner for owner, _ in lines}
-        self.winning_lines = [[str(c) for c in line] for _, line in lines]
+        self.winning_lines = [list(_LINE_NAMES[number]) for _, number in lines]
         if len(owners) == 2:
             if self.options["mover_wins_double_line"]:
-                self.winning_lines = [[str(c) for c in line] for o, line in lines if o == mover]
+                self.winning_lines = [
+                    list(_LINE_NAMES[number]) for owner, number in lines if owner == mover
+                ]
                 self._result = Result([mover], None, EndReason.LINE)
             else:
                 self._result = Result([0, 1], None, EndReason.DRAW)
@@ -256,12 +383,14 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
         stack = self.stacks[cell]
         return stack[-1] if stack else None
 
-    def _lines(self) -> list[tuple[int, tuple[Cell, ...]]]:
-        found: list[tuple[int, tuple[Cell, ...]]] = []
-        for line in LINES:
-            tops = {self.top(cell) for cell in line}
-            if len(tops) == 1 and (colour := tops.pop()) in ("0", "1"):
-                found.append((int(colour), line))
+    def _line_numbers(self) -> list[tuple[int, int]]:
+        """(owner, index in LINES) of every line of four tops of one seat, in LINES order."""
+        tops = [stack[-1] if stack else EMPTY for stack in self._cells]
+        found: list[tuple[int, int]] = []
+        for number, (a, b, c, d) in enumerate(_LINE_INDICES):
+            colour = tops[a]
+            if colour == tops[b] == tops[c] == tops[d] and colour in _PEBBLES:
+                found.append((int(colour), number))
         return found
 
     def result(self) -> Result | None:
@@ -322,6 +451,7 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
             if pebbles.count(str(seat)) + stocks[seat] != PEBBLES_PER_PLAYER:
                 raise ValueError(f"seat {seat} must have 8 pebbles between board and stock")
         self.stacks, self.stocks, self.to_move = stacks, stocks, int(fields[1])
+        self._cells = [stacks[cell] for cell in _CELLS]
 
 
 def _from_position(game: Game[Any], text: str, options: dict[str, Any]) -> QawaleState:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.ratings import compute_ratings, leaderboard, outcome_of, page_of, ranks_of
@@ -71,3 +72,19 @@ def test_pages_are_clamped() -> None:
     assert page_of(items, 0, 10) == (list(range(10)), 0, 3)
     assert page_of(items, 5, 10) == ([20, 21, 22], 2, 3)
     assert page_of([], 0, 10) == ([], 0, 1)
+
+
+def test_a_game_the_ai_finished_for_an_absent_player_counts_for_nothing() -> None:
+    unrated = finished(1, [1, 2], [0])
+    unrated.rated = False
+    assert compute_ratings([unrated]) == {}
+
+
+def test_who_left_a_game_of_three_ranks_last_and_counts_a_loss() -> None:
+    game = finished(1, [1, 2, 3], [2], scores=[20, 3, 25])
+    # Alice left and the AI scored 20 for her seat: she still ranks after Bob's 3.
+    game.seats[0] = replace(game.seats[0], stand_in="medium")
+    players = compute_ratings([game])
+    alice, bob, carol = players[1], players[2], players[3]
+    assert (alice.losses, alice.wins) == (1, 0)
+    assert carol.rating > bob.rating > alice.rating

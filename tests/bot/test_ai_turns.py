@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
@@ -43,14 +42,6 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """No pictures, and a short wait before the typing notice."""
     monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
     monkeypatch.setattr("bot.sessions.THINKING_NOTICE_AFTER", 0.01)
-
-
-@pytest.fixture
-async def db() -> AsyncIterator[Database]:
-    """A fresh in-memory database."""
-    database = await Database.open("sqlite:///:memory:")
-    yield database
-    await database.close()
 
 
 async def ai_first_game(db: Database) -> int:

@@ -3,7 +3,6 @@ still apply, Discord failures during reminders and archiving, stale timers."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import discord
@@ -22,20 +21,6 @@ from tests.bot.fakes import ALICE, BOB, FakePublisher, manager
 def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board picture does not matter here: skip the rendering."""
     monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
-
-
-@pytest.fixture
-async def db() -> AsyncIterator[Database]:
-    """A fresh in-memory database."""
-    database = await Database.open("sqlite:///:memory:")
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def publisher() -> FakePublisher:
-    """What Discord would have shown."""
-    return FakePublisher()
 
 
 async def clocked_game(db: Database, sessions: SessionManager, *, thread: bool = True):

@@ -7,7 +7,6 @@ fails, an abort racing the end of a game, a board that cannot be retired, closed
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -26,20 +25,6 @@ FIRST_MOVE = "a1:NES"
 def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board picture does not matter here: skip the rendering."""
     monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
-
-
-@pytest.fixture
-async def db() -> AsyncIterator[Database]:
-    """A fresh in-memory database."""
-    database = await Database.open("sqlite:///:memory:")
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def publisher() -> FakePublisher:
-    """What Discord would have shown."""
-    return FakePublisher()
 
 
 async def test_a_move_is_stored_then_announced_on_a_new_board(

@@ -4,23 +4,13 @@ stored while the loop sleeps is not missed."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import discord
-import pytest
 
 from bot.timers import MAX_ATTEMPTS, RETRY_AFTER, TimerLoop
 from storage import Database, NewTimer, Timer, TimerEvent
 from tests.bot.fakes import new_game
-
-
-@pytest.fixture
-async def db() -> AsyncIterator[Database]:
-    """A fresh in-memory database."""
-    database = await Database.open("sqlite:///:memory:")
-    yield database
-    await database.close()
 
 
 def now():

@@ -28,6 +28,16 @@ async def live_game(env, world, game: str = "qawale", clock: str = "live"):
     return thread, session
 
 
+async def game_against_the_ai(env, world, clock: str):
+    """Alice challenges the bot (easy AI) with a clock: the thread and the session."""
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level="easy", clock=clock)
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    return thread, session
+
+
 def roles(session, world):
     """(the member to move, the other member)."""
     mover = actor_for(session, world.alice, world.bob)
@@ -249,10 +259,7 @@ async def test_a_restart_between_the_reminder_and_the_deadline_still_times_out(
 async def test_a_member_gone_from_a_game_against_the_ai_loses_on_time(
     env, world, quick_boards
 ) -> None:
-    await world.alice.slash(world.channel, "challenge", game="qawale",
-                            opponent=the_bot(env, world), level="easy", clock="live")
-    thread = world.channel.threads[-1]
-    session = await bot_of(env).sessions.in_channel(thread.id)
+    _, session = await game_against_the_ai(env, world, clock="live")
     await env.advance_time(LIVE + 1)
     stored = await bot_of(env).db.get_game(session.id)
     assert stored.status is GameStatus.FINISHED and stored.result["reason"] == "timeout"
@@ -298,10 +305,7 @@ async def test_a_finished_games_thread_is_archived_and_locked_after_a_while(env,
 async def test_a_rematch_against_the_ai_starts_at_once_with_the_seats_swapped(
     env, world, quick_boards
 ) -> None:
-    await world.alice.slash(world.channel, "challenge", game="qawale",
-                            opponent=the_bot(env, world), level="easy", clock="none")
-    thread = world.channel.threads[-1]
-    session = await bot_of(env).sessions.in_channel(thread.id)
+    thread, session = await game_against_the_ai(env, world, clock="none")
     old_seats = session.names
     prompt = await world.alice.slash(thread, "resign")
     await world.alice.click(prompt.response.message, label="Resign")

@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.deadlines import DeadlineService
 from bot.games import GAME_UIS
 from bot.publisher import DiscordPublisher
+from bot.ratings import rate_game
 from bot.records import RecordsService
 from bot.replies import Interaction, on_app_command_error, tell
 from bot.router import Router
@@ -67,7 +68,7 @@ class Ludotheque(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open storage, build the services, register commands and components, sync, resume."""
-        self.db = await Database.open(self.settings.database_url)
+        self.db = await Database.open(self.settings.database_url, rater=rate_game)
         publisher = DiscordPublisher(self)
         self.thinker = (ProcessThinker(self.settings.ai_workers) if self.settings.ai_workers
                         else ThreadThinker())
@@ -113,6 +114,9 @@ class Ludotheque(commands.Bot):
         count = await self.sessions.resume_all()
         self.timers.start()  # after resuming: a timeout acts on a current board
         log.info("Ludothèque ready as %s; %d running game(s) resumed", self.user, count)
+        # Ratings of games finished before the ratings table existed, in small batches: the
+        # bot already answers meanwhile.
+        await self.records.catch_up()
 
     async def close(self) -> None:
         """Stop timers and close the database before disconnecting."""

@@ -1,52 +1,35 @@
-"""Ratings rebuilt from stored results: finished games replayed in order through openskill.
+"""Ratings: each finished game's result applied once, through openskill, to stored rows.
 
-Pure: records in, ratings out. Nothing is cached, so ratings can always be rebuilt (and are,
-on each request) from the `games` table; aborted games never reach this module.
+Pure: `rate_game` takes a game and the players' rows before it and gives their rows after it.
+Storage calls it in the transaction that finishes a game (the rows live in the `ratings`
+table, so a leaderboard is one indexed query); `compute_ratings` folds it over a whole history,
+which is what the table must always equal. Aborted and unrated games count for nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from bot.ai_players import rated_id
-from storage import GameRecord
+from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingRow
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
+MODEL = PlackettLuce()
+"""The rating model (openskill's defaults: mu 25, sigma 25/3)."""
 
-@dataclass
-class PlayerRating:
-    """One player's rating and record in one game (and scope)."""
 
-    user_id: int
-    name: str
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    streak: int = 0
-    """Current streak: +n for n wins in a row, -n for n losses in a row, 0 after a draw."""
-    best_streak: int = 0
-    """Longest run of wins."""
-
-    @property
-    def rating(self) -> float:
-        """The displayed rating: openskill's ordinal (mu - 3 sigma), conservative by design."""
-        return self.mu - 3 * self.sigma
-
-    def streak_text(self) -> str:
-        """`3 wins`, `2 losses`, or `—`."""
-        if self.streak > 0:
-            return f"{self.streak} win{'s' * (self.streak > 1)}"
-        if self.streak < 0:
-            return f"{-self.streak} loss{'es' * (self.streak < -1)}"
-        return "—"
+def streak_text(player: RatingRow) -> str:
+    """`3 wins`, `2 losses`, or `—`."""
+    if player.streak > 0:
+        return f"{player.streak} win{'s' * (player.streak > 1)}"
+    if player.streak < 0:
+        return f"{-player.streak} loss{'es' * (player.streak < -1)}"
+    return "—"
 
 
 def ranks_of(result: dict[str, Any], seats: int) -> list[int]:
@@ -72,42 +55,53 @@ def outcome_of(result: dict[str, Any], seat: int) -> str:
     return WIN if winners == [seat] else LOSS
 
 
-def compute_ratings(records: Iterable[GameRecord]) -> dict[int, PlayerRating]:
+def rate_game(
+    game: GameSummary | GameRecord, scope: int, lookup: Callable[[int], RatingRow | None]
+) -> list[RatingRow]:
+    """The rows of `game`'s rated players in `scope` after it, from their rows before it
+    (`lookup` by rated id; None: a newcomer). Empty for a game that counts for nothing."""
+    if game.result is None or len(game.seats) < 2 or not game.rated:
+        return []  # a two-player game the AI finished for one side counts for nothing
+    entries: list[RatingRow] = []
+    counted: dict[int, RatingRow] = {}
+    for seat in game.seats:
+        who = rated_id(seat.user_id)  # every AI seat of one level is one player
+        before = counted.get(who) or lookup(who)
+        if before is None:
+            fresh = MODEL.rating()
+            before = RatingRow(game.game, scope, who, seat.display_name, fresh.mu, fresh.sigma)
+        # The latest stored name (members may leave); a second AI of the same level plays
+        # with the first one's rating but only the first is rated.
+        player = replace(before, name=seat.display_name)
+        if who not in counted:
+            counted[who] = player
+        entries.append(player)
+    teams = [[MODEL.create_rating([p.mu, p.sigma])] for p in entries]
+    ranks = [float(rank) for rank in ranks_of(game.result, len(entries))]
+    # Who left a game of 3 or more (the AI played on for them) ranks after everyone.
+    last = max(ranks) + 1
+    ranks = [last if seat.stand_in is not None else rank
+             for seat, rank in zip(game.seats, ranks, strict=True)]
+    rated = MODEL.rate(teams, ranks=ranks)
+    for seat, player, team in zip(game.seats, entries, rated, strict=True):
+        player.mu, player.sigma = team[0].mu, team[0].sigma
+        _count(player, LOSS if seat.stand_in is not None
+               else outcome_of(game.result, seat.seat))
+    return list(counted.values())
+
+
+def compute_ratings(
+    records: Iterable[GameSummary | GameRecord], scope: int = GLOBAL_SCOPE
+) -> dict[int, RatingRow]:
     """Every player's rating after the finished `records`, applied in the order given."""
-    model = PlackettLuce()
-    players: dict[int, PlayerRating] = {}
+    players: dict[int, RatingRow] = {}
     for record in records:
-        if record.result is None or len(record.seats) < 2 or not record.rated:
-            continue  # a two-player game the AI finished for one side counts for nothing
-        entries = []
-        counted: set[int] = set()
-        for seat in record.seats:
-            who = rated_id(seat.user_id)  # every AI seat of one level is one player
-            player = players.get(who)
-            if player is None:
-                fresh = model.rating()
-                player = players[who] = PlayerRating(who, seat.display_name, fresh.mu,
-                                                     fresh.sigma)
-            player.name = seat.display_name  # the latest stored name (members may leave)
-            if who in counted:  # a second AI of the same level: it plays, it is not rated
-                player = replace(player)
-            counted.add(who)
-            entries.append(player)
-        teams = [[model.create_rating([p.mu, p.sigma])] for p in entries]
-        ranks = [float(rank) for rank in ranks_of(record.result, len(entries))]
-        # Who left a game of 3 or more (the AI played on for them) ranks after everyone.
-        last = max(ranks) + 1
-        ranks = [last if seat.stand_in is not None else rank
-                 for seat, rank in zip(record.seats, ranks, strict=True)]
-        rated = model.rate(teams, ranks=ranks)
-        for seat, player, team in zip(record.seats, entries, rated, strict=True):
-            player.mu, player.sigma = team[0].mu, team[0].sigma
-            _count(player, LOSS if seat.stand_in is not None
-                   else outcome_of(record.result, seat.seat))
+        for row in rate_game(record, scope, players.get):
+            players[row.player_id] = row
     return players
 
 
-def _count(player: PlayerRating, outcome: str) -> None:
+def _count(player: RatingRow, outcome: str) -> None:
     player.games += 1
     if outcome == WIN:
         player.wins += 1
@@ -121,9 +115,10 @@ def _count(player: PlayerRating, outcome: str) -> None:
         player.streak = 0
 
 
-def leaderboard(players: dict[int, PlayerRating]) -> list[PlayerRating]:
-    """Players best first: by rating, then games played, then name."""
-    return sorted(players.values(), key=lambda p: (-p.rating, -p.games, p.name.lower()))
+def leaderboard(players: dict[int, RatingRow]) -> list[RatingRow]:
+    """Players best first: by rating, then games played, then name (as `ratings_by_rank`)."""
+    return sorted(players.values(),
+                  key=lambda p: (-p.rating, -p.games, p.name.casefold(), p.player_id))
 
 
 def page_of(items: Sequence[Any], page: int, size: int) -> tuple[list[Any], int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,10 +13,20 @@ import discord
 from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
 from bot.errors import Refusal
 from bot.games.base import GameUI
-from bot.ratings import PlayerRating, compute_ratings, leaderboard, outcome_of, page_of
+from bot.ratings import outcome_of, streak_text
 from bot.replay import Position, decision_positions, fitting_gif, render_position, viewer_caption
 from engines import GAMES, EndReason
-from storage import Database, GameRecord, GameStatus, MoveRecord
+from storage import (
+    GLOBAL_SCOPE,
+    Database,
+    GameRecord,
+    GameStatus,
+    GameSummary,
+    MoveRecord,
+    RatingRow,
+)
+
+log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
 """Players per leaderboard page."""
@@ -73,12 +84,12 @@ class ReplayFrame:
     view: discord.ui.View
 
 
-def replay_title(record: GameRecord) -> str:
+def replay_title(record: GameSummary | GameRecord) -> str:
     """`Qawale · Alice vs Bob`."""
     return f"{game_name(record.game)} · {' vs '.join(s.display_name for s in record.seats)}"
 
 
-def replay_choice(record: GameRecord) -> str:
+def replay_choice(record: GameSummary) -> str:
     """`Qawale · Alice vs Bob · 25 Nov 2026 · #12`: a `/replay` suggestion (100 characters)."""
     when = record.finished_at or record.updated_at
     tail = f" · {when.day} {when:%b %Y} · #{record.id}"
@@ -106,17 +117,17 @@ def viewer_buttons(game_id: int, position: int, last: int) -> discord.ui.View:
     return view
 
 
-def _stats_field(player: PlayerRating, rank: int, players: int) -> str:
+def _stats_field(player: RatingRow, rank: int, players: int) -> str:
     draws = f" · {player.draws} draw{'s' * (player.draws != 1)}" if player.draws else ""
     return (f"Rating **{player.rating:.1f}** (#{rank} of {players})\n"
             f"{player.games} game{'s' * (player.games != 1)} · {player.wins} "
             f"win{'s' * (player.wins != 1)}{draws} · {player.losses} "
             f"loss{'es' * (player.losses != 1)}\n"
-            f"Streak: {player.streak_text()} · best run: {player.best_streak} "
+            f"Streak: {streak_text(player)} · best run: {player.best_streak} "
             f"win{'s' * (player.best_streak != 1)}")
 
 
-def history_line(record: GameRecord, user_id: int) -> str:
+def history_line(record: GameSummary, user_id: int) -> str:
     """`#12 · Qawale vs Bob · won (resigned) · <date>` from the member's seat."""
     seat = record.seat_of(user_id)
     others = ", ".join(s.display_name for s in record.seats if s.user_id != user_id)
@@ -143,14 +154,26 @@ class RecordsService:
         self.db = db
         self.uis = uis
 
+    async def catch_up(self) -> int:
+        """Rate the finished games the ratings table lacks (a history from before it existed,
+        or a game whose rating failed); the number rated."""
+        count = await self.db.rate_finished_games()
+        if count:
+            log.info("%d finished game(s) added to the ratings", count)
+        return count
+
     async def leaderboard(
         self, game: str, scope: str, guild_id: int | None, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
         """A leaderboard page with its paging buttons."""
-        records = await self.db.finished_games(
-            game, guild_id=guild_id if scope == "server" else None)
-        ranked = leaderboard(compute_ratings(records))
-        rows, page, pages = page_of(ranked, page, PAGE_SIZE)
+        where_id = guild_id if scope == "server" and guild_id is not None else GLOBAL_SCOPE
+        rows, total = await self.db.leaderboard(game, where_id, offset=max(page, 0) * PAGE_SIZE,
+                                                limit=PAGE_SIZE)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(page, 0), pages - 1)
+        if not rows and total:  # a stale Next past the last page: show the last one
+            rows, total = await self.db.leaderboard(game, where_id, offset=page * PAGE_SIZE,
+                                                    limit=PAGE_SIZE)
         where = "this server" if scope == "server" else "all servers"
         embed = discord.Embed(title=f"🏆 {game_name(game)} · {where}",
                               colour=discord.Colour.gold())
@@ -163,7 +186,7 @@ class RecordsService:
                 f"**{start + i + 1}.** {p.name} — **{p.rating:.1f}** · {p.games} "
                 f"game{'s' * (p.games != 1)} · {p.wins} win{'s' * (p.wins != 1)}"
                 for i, p in enumerate(rows))
-        embed.set_footer(text=f"Page {page + 1}/{pages} · {len(ranked)} players · "
+        embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · "
                               "rating: openskill ordinal")
         view = discord.ui.View(timeout=None)
         if pages > 1:
@@ -182,15 +205,16 @@ class RecordsService:
 
     async def stats(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """Rating, games, wins, draws and streaks per game on this server."""
-        records = await self.db.finished_games(guild_id=guild_id)
+        rated = await self.db.player_ratings(
+            user.id, GLOBAL_SCOPE if guild_id is None else guild_id)
         embed = discord.Embed(title=f"📊 {user.display_name} · this server",
                               colour=discord.Colour.blurple())
+        by_game = {row.game: (row, rank, players) for row, rank, players in rated}
         for game in self.uis:
-            ranked = leaderboard(compute_ratings(r for r in records if r.game == game))
-            rank = next((i for i, p in enumerate(ranked) if p.user_id == user.id), None)
-            if rank is not None:
+            if game in by_game:
+                row, rank, players = by_game[game]
                 embed.add_field(name=game_name(game), inline=False,
-                                value=_stats_field(ranked[rank], rank + 1, len(ranked)))
+                                value=_stats_field(row, rank, players))
         if not embed.fields:
             embed.description = (f"{user.display_name} has not finished a rated game on this "
                                  "server yet.")

@@ -37,14 +37,17 @@ from storage.errors import (
 )
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
+    GLOBAL_SCOPE,
     TURN_EVENTS,
     ChallengeRecord,
     ChallengeStatus,
     GameRecord,
     GameStatus,
+    GameSummary,
     MoveKind,
     MoveRecord,
     NewTimer,
+    RatingRow,
     Seat,
     Timer,
     TimerEvent,
@@ -59,6 +62,15 @@ within Discord's 3 s interaction window rather than after it."""
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
+
+Rater = Callable[[GameSummary, int, Callable[[int], RatingRow | None]], list[RatingRow]]
+"""Rates one finished game in one scope: given the game, the scope and a lookup of the players'
+stored rows (None: never rated there), the rows after the game. The bot supplies it (openskill);
+storage keeps the rows and applies each finished game exactly once."""
+
+RATING_BATCH = 200
+"""Finished games rated per transaction while catching up (a migrated history, say), so the
+writer is never held long."""
 
 
 def sqlite_path(url: str) -> str:
@@ -178,6 +190,7 @@ class Database:
         reader: aiosqlite.Connection | None = None,
         *,
         path: str = ":memory:",
+        rater: Rater | None = None,
     ) -> None:
         self._db = connection
         self._reader = reader or connection
@@ -185,12 +198,20 @@ class Database:
         self._lock = asyncio.Lock()
         self._tx: Transaction | None = None
         self._owner: asyncio.Task[Any] | None = None
+        self._rater = rater
 
     @classmethod
     async def open(
-        cls, url: str = DEFAULT_DATABASE_URL, migrations: Sequence[Migration] = MIGRATIONS
+        cls,
+        url: str = DEFAULT_DATABASE_URL,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        *,
+        rater: Rater | None = None,
     ) -> Database:
         """Connect, check the database, switch to WAL and bring the schema up to date.
+
+        With a `rater`, a game's result goes into the ratings table in the transaction that
+        finishes it (see `rate_finished_games` for the ones finished before).
 
         Raises `DatabaseUnusable`, whose one-line message says what is wrong and what to do,
         for a directory, a file that is not (or no longer) a SQLite database, corruption, an
@@ -204,7 +225,7 @@ class Database:
         reader: aiosqlite.Connection | None = None
         try:
             await _call(writer, _set_up_writer)
-            database = cls(writer, path=path)
+            database = cls(writer, path=path, rater=rater)
             await database._check_integrity()
             await database.migrate(migrations)
             await database._check_schema()
@@ -526,6 +547,8 @@ class Database:
                 [(level, game_id, seat) for seat, level in (stand_ins or {}).items()])
             if unrated:
                 connection.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
+            if result is not None and self._rater is not None:
+                _rate_safely(connection, self._rater)
 
         async with self.transaction() as tx:
             await tx.run(write)
@@ -628,17 +651,75 @@ class Database:
 
     async def games_of(
         self, user_id: int, *, guild_id: int | None = None, limit: int = 10
-    ) -> list[GameRecord]:
+    ) -> list[GameSummary]:
         """A player's latest games that ended (finished or aborted), newest first."""
-        sql = """SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id
-                 WHERE s.user_id = ? AND g.status != ?"""
+        sql = f"""SELECT {SUMMARY_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id
+                  WHERE s.user_id = ? AND g.status != ?"""
         params: list[Any] = [user_id, GameStatus.RUNNING.value]
         if guild_id is not None:
             sql += " AND g.guild_id = ?"
             params.append(guild_id)
         sql += " ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC LIMIT ?"
         params.append(limit)
-        return await self._games(sql, params)
+
+        def read(connection: sqlite3.Connection) -> list[GameSummary]:
+            rows = connection.execute(sql, params).fetchall()
+            seats = _seats_of(connection, [row["id"] for row in rows])
+            return [_summary(row, seats[row["id"]]) for row in rows]
+
+        return await self._read(read)
+
+    # -- ratings --------------------------------------------------------------------------
+
+    async def rate_finished_games(self) -> int:
+        """Put every finished game not yet rated into the ratings table, oldest first, in
+        batches of `RATING_BATCH` per transaction; the number rated (0 without a rater)."""
+        rater, done = self._rater, 0
+        if rater is None:
+            return 0
+        while True:
+            async with self.transaction() as tx:
+                count = await tx.run(lambda connection: _apply_ratings(connection, rater))
+            done += count
+            if count < RATING_BATCH:
+                return done
+
+    async def unrated_backlog(self) -> int:
+        """Finished games whose result is not in the ratings table yet."""
+        rows = await self._fetch(f"SELECT COUNT(*) FROM games WHERE {_TO_RATE}")
+        return int(rows[0][0])
+
+    async def leaderboard(
+        self, game: str, scope: int, *, offset: int, limit: int
+    ) -> tuple[list[RatingRow], int]:
+        """One page of a leaderboard, best first, and how many players it ranks."""
+
+        def read(connection: sqlite3.Connection) -> tuple[list[RatingRow], int]:
+            rows = connection.execute(
+                f"""SELECT * FROM ratings WHERE game = ? AND scope = ?
+                    ORDER BY {RANK_ORDER} LIMIT ? OFFSET ?""",
+                (game, scope, limit, offset)).fetchall()
+            total = connection.execute(
+                "SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ?",
+                (game, scope)).fetchone()[0]
+            return [_rating(row) for row in rows], int(total)
+
+        return await self._read(read)
+
+    async def player_ratings(self, player_id: int, scope: int) -> list[tuple[RatingRow, int, int]]:
+        """A player's rating in each game of `scope`, with their rank (1 is best) and the
+        number of players ranked there."""
+        rows = await self._fetch(
+            """SELECT r.*,
+                   (SELECT COUNT(*) FROM ratings o WHERE o.game = r.game AND o.scope = r.scope
+                      AND (o.rating > r.rating OR (o.rating = r.rating AND (o.games > r.games
+                      OR (o.games = r.games AND (o.sort_name < r.sort_name
+                      OR (o.sort_name = r.sort_name AND o.player_id < r.player_id))))))) AS ahead,
+                   (SELECT COUNT(*) FROM ratings o WHERE o.game = r.game AND o.scope = r.scope)
+                      AS players
+               FROM ratings r WHERE r.player_id = ? AND r.scope = ? ORDER BY r.game""",
+            (player_id, scope))
+        return [(_rating(row), int(row["ahead"]) + 1, int(row["players"])) for row in rows]
 
     async def set_board_message(
         self, game_id: int, message_id: int | None, ply: int | None = None
@@ -686,16 +767,7 @@ class Database:
 
         def read(connection: sqlite3.Connection) -> list[GameRecord]:
             rows = connection.execute(sql, params).fetchall()
-            if not rows:
-                return []
-            ids = [row["id"] for row in rows]
-            seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
-            for r in connection.execute(
-                "SELECT game_id, seat, user_id, display_name, stand_in FROM seats WHERE game_id "
-                "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
-            ).fetchall():
-                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
-                                                r["stand_in"]))
+            seats = _seats_of(connection, [row["id"] for row in rows])
             return [_record(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
@@ -824,6 +896,106 @@ def _timer(row: sqlite3.Row) -> Timer:
         seat=row["seat"],
         attempts=row["attempts"],
     )
+
+
+SUMMARY_COLUMNS = ", ".join(
+    f"g.{column}" for column in
+    ("id", "game", "guild_id", "status", "result", "rated", "updated_at", "finished_at"))
+"""The game columns a `GameSummary` reads (never `state`, the big one)."""
+
+RANK_ORDER = "rating DESC, games DESC, sort_name, player_id"
+"""Leaderboard order: rating, then games played, then name (the `ratings_by_rank` index)."""
+
+_TO_RATE = "status = 'finished' AND rating_applied = 0"
+"""Finished games not yet rated: spelled as the partial index `games_to_rate` is, so SQLite
+uses it."""
+
+_UPSERT_RATING = """
+    INSERT INTO ratings (game, scope, player_id, name, sort_name, mu, sigma, rating, games,
+                         wins, draws, losses, streak, best_streak)
+    VALUES (:game, :scope, :player_id, :name, :sort_name, :mu, :sigma, :rating, :games, :wins,
+            :draws, :losses, :streak, :best_streak)
+    ON CONFLICT (game, scope, player_id) DO UPDATE SET
+        name = excluded.name, sort_name = excluded.sort_name, mu = excluded.mu,
+        sigma = excluded.sigma, rating = excluded.rating, games = excluded.games,
+        wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+        streak = excluded.streak, best_streak = excluded.best_streak"""
+
+
+def _seats_of(connection: sqlite3.Connection, ids: list[int]) -> dict[int, list[Seat]]:
+    """The seats of the games `ids`, in seat order, in one query."""
+    seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
+    if not ids:
+        return seats
+    for r in connection.execute(
+        "SELECT game_id, seat, user_id, display_name, stand_in FROM seats WHERE game_id "
+        "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
+    ).fetchall():
+        seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
+                                        r["stand_in"]))
+    return seats
+
+
+def _summary(row: sqlite3.Row, seats: list[Seat]) -> GameSummary:
+    return GameSummary(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        seats=seats,
+        status=GameStatus(row["status"]),
+        result=json.loads(row["result"]) if row["result"] else None,
+        rated=bool(row["rated"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+        finished_at=_time(row["finished_at"]),
+    )
+
+
+def _rating(row: sqlite3.Row) -> RatingRow:
+    return RatingRow(
+        game=row["game"], scope=row["scope"], player_id=row["player_id"], name=row["name"],
+        mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"],
+        draws=row["draws"], losses=row["losses"], streak=row["streak"],
+        best_streak=row["best_streak"],
+    )
+
+
+def _apply_ratings(connection: sqlite3.Connection, rater: Rater) -> int:
+    """Rate the oldest `RATING_BATCH` finished games not yet rated (inside a transaction)."""
+    rows = connection.execute(
+        f"""SELECT {SUMMARY_COLUMNS} FROM games g WHERE {_TO_RATE}
+            ORDER BY finished_at, id LIMIT ?""", (RATING_BATCH,)).fetchall()
+    seats = _seats_of(connection, [row["id"] for row in rows])
+    for row in rows:
+        game = _summary(row, seats[row["id"]])
+        scopes = [GLOBAL_SCOPE] if game.guild_id is None else [GLOBAL_SCOPE, game.guild_id]
+        for scope in scopes:
+
+            def lookup(player_id: int, where: tuple[str, int] = (game.game, scope)
+                       ) -> RatingRow | None:
+                found = connection.execute(
+                    "SELECT * FROM ratings WHERE game = ? AND scope = ? AND player_id = ?",
+                    (*where, player_id)).fetchone()
+                return None if found is None else _rating(found)
+
+            connection.executemany(_UPSERT_RATING, [
+                {**vars(rated), "sort_name": rated.name.casefold(), "rating": rated.rating}
+                for rated in rater(game, scope, lookup)])
+    connection.execute(
+        "UPDATE games SET rating_applied = 1 WHERE id IN (SELECT value FROM json_each(?))",
+        (_dumps([row["id"] for row in rows]),))
+    return len(rows)
+
+
+def _rate_safely(connection: sqlite3.Connection, rater: Rater) -> None:
+    """Rate what just finished, without ever failing the move that finished it: a rating
+    error rolls back to a savepoint and leaves the game for `rate_finished_games`."""
+    connection.execute("SAVEPOINT rating")
+    try:
+        _apply_ratings(connection, rater)
+    except Exception:
+        LOG.exception("rating a finished game failed; it stays in the backlog")
+        connection.execute("ROLLBACK TO SAVEPOINT rating")
+    connection.execute("RELEASE SAVEPOINT rating")
 
 
 def _record(row: sqlite3.Row, seats: list[Seat]) -> GameRecord:

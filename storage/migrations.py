@@ -152,6 +152,41 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        6,
+        "ratings kept as games finish, so records never re-read history",
+        (
+            # 1 once the game's result is in the ratings table (or it counts for nothing).
+            "ALTER TABLE games ADD COLUMN rating_applied INTEGER NOT NULL DEFAULT 0",
+            """
+            CREATE INDEX games_to_rate ON games (finished_at, id)
+            WHERE status = 'finished' AND rating_applied = 0
+            """,
+            """
+            CREATE TABLE ratings (
+                game        TEXT    NOT NULL,
+                scope       INTEGER NOT NULL,
+                player_id   INTEGER NOT NULL,
+                name        TEXT    NOT NULL,
+                sort_name   TEXT    NOT NULL,
+                mu          REAL    NOT NULL,
+                sigma       REAL    NOT NULL,
+                rating      REAL    NOT NULL,
+                games       INTEGER NOT NULL,
+                wins        INTEGER NOT NULL,
+                draws       INTEGER NOT NULL,
+                losses      INTEGER NOT NULL,
+                streak      INTEGER NOT NULL,
+                best_streak INTEGER NOT NULL,
+                PRIMARY KEY (game, scope, player_id)
+            )
+            """,
+            # A leaderboard page and a player's rank are range scans of this index.
+            "CREATE INDEX ratings_by_rank ON ratings (game, scope, rating DESC, games DESC, "
+            "sort_name, player_id)",
+            "CREATE INDEX ratings_by_player ON ratings (player_id, scope)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -160,7 +195,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "games": (
         "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
         "ply", "status", "result", "board_message_id", "created_at", "updated_at",
-        "finished_at", "board_ply", "clock", "deadline", "rated",
+        "finished_at", "board_ply", "clock", "deadline", "rated", "rating_applied",
     ),
     "seats": ("game_id", "seat", "user_id", "display_name", "stand_in"),
     "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),
@@ -172,6 +207,10 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
     "player_settings": ("user_id", "dm_reminders"),
+    "ratings": (
+        "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",
+        "wins", "draws", "losses", "streak", "best_streak",
+    ),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that
 lacks one (the migrations build exactly these; a test keeps the two in step)."""

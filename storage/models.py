@@ -145,6 +145,54 @@ class GameRecord:
         return self.seats[seat].user_id
 
 
+@dataclass(frozen=True)
+class GameSummary:
+    """What lists of games show (history, replay suggestions, ratings): no engine state."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    seats: list[Seat]
+    status: GameStatus
+    result: dict[str, Any] | None
+    rated: bool
+    updated_at: datetime
+    finished_at: datetime | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat `user_id` played, or None."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+GLOBAL_SCOPE = 0
+"""The ratings scope of all servers together; a server's own scope is its guild id."""
+
+
+@dataclass
+class RatingRow:
+    """One player's rating and record in one game and scope, as stored."""
+
+    game: str
+    scope: int
+    player_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    streak: int = 0
+    """Current streak: +n for n wins in a row, -n for n losses in a row, 0 after a draw."""
+    best_streak: int = 0
+    """Longest run of wins."""
+
+    @property
+    def rating(self) -> float:
+        """The displayed rating: openskill's ordinal (mu - 3 sigma), conservative by design."""
+        return self.mu - 3 * self.sigma
+
+
 @dataclass
 class ChallengeRecord:
     """An open or answered challenge."""

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.ratings import rate_game
 from storage import Database
 from tests.bot.fakes import FakePublisher
 
@@ -13,7 +14,7 @@ from tests.bot.fakes import FakePublisher
 @pytest.fixture
 async def db() -> AsyncIterator[Database]:
     """A fresh in-memory database."""
-    database = await Database.open("sqlite:///:memory:")
+    database = await Database.open("sqlite:///:memory:", rater=rate_game)
     yield database
     await database.close()
 

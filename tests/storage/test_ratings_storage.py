@@ -1,0 +1,141 @@
+"""Storage of ratings: applied once, in the finishing transaction, and read page by page."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from engines import GAMES
+from storage import (
+    GLOBAL_SCOPE,
+    Database,
+    GameSummary,
+    MoveKind,
+    NewMove,
+    RatingRow,
+    Seat,
+)
+
+NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
+
+
+def count_wins(game: GameSummary, scope: int,
+               lookup: Callable[[int], RatingRow | None]) -> list[RatingRow]:
+    """A toy rater: one point of mu per win, so the stored rows are easy to predict."""
+    assert game.result is not None
+    rows = []
+    for seat in game.seats:
+        row = lookup(seat.user_id) or RatingRow(game.game, scope, seat.user_id,
+                                                seat.display_name, 0.0, 0.0)
+        won = seat.seat in game.result["winners"]
+        rows.append(replace(row, games=row.games + 1, wins=row.wins + won,
+                            losses=row.losses + (not won), mu=row.mu + won))
+    return rows
+
+
+async def finish(db: Database, players: list[int], winner: int, *, guild_id: int | None = 1,
+                 at: datetime = NOW) -> int:
+    """Create and finish a two-player game; `winner` is a seat."""
+    state = GAMES["qawale"].new_state(2).dump()
+    record = await db.create_game(
+        game="qawale", guild_id=guild_id, channel_id=10, parent_id=5,
+        seats=[Seat(i, user, f"P{user}") for i, user in enumerate(players)], options={},
+        rng_seed=1, state=state, now=at)
+    await db.record_moves(record.id, 0, [NewMove(winner, players[winner], MoveKind.PLAYER, "x")],
+                          state, result={"winners": [winner], "reason": "end"}, now=at)
+    return record.id
+
+
+@pytest.fixture
+async def rated_db(tmp_path: Path):
+    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}", rater=count_wins)
+    yield database
+    await database.close()
+
+
+async def test_a_finished_game_is_rated_in_the_transaction_that_finishes_it(rated_db) -> None:
+    await finish(rated_db, [100, 200], winner=0)
+    rows, total = await rated_db.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=10)
+    assert total == 2
+    assert [(r.player_id, r.wins, r.losses) for r in rows] == [(100, 1, 0), (200, 0, 1)]
+    assert await rated_db.unrated_backlog() == 0
+
+
+async def test_a_server_game_counts_on_its_server_and_globally_a_dm_game_only_globally(
+    rated_db,
+) -> None:
+    await finish(rated_db, [100, 200], winner=0, guild_id=1)
+    await finish(rated_db, [100, 200], winner=1, guild_id=None)
+    server, _ = await rated_db.leaderboard("qawale", 1, offset=0, limit=10)
+    everywhere, _ = await rated_db.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=10)
+    assert {r.player_id: r.games for r in server} == {100: 1, 200: 1}
+    assert {r.player_id: r.games for r in everywhere} == {100: 2, 200: 2}
+
+
+async def test_games_finished_before_the_ratings_table_are_caught_up_once(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    plain = await Database.open(url)  # no rater: as a bot before migration 6 left it
+    for day in range(3):
+        await finish(plain, [100, 200], winner=day % 2, at=NOW + timedelta(days=day))
+    await plain.close()
+    database = await Database.open(url, rater=count_wins)
+    try:
+        assert await database.unrated_backlog() == 3
+        assert await database.rate_finished_games() == 3
+        assert await database.rate_finished_games() == 0  # never twice
+        rows, _ = await database.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=10)
+        assert {r.player_id: (r.wins, r.losses) for r in rows} == {100: (2, 1), 200: (1, 2)}
+    finally:
+        await database.close()
+
+
+async def test_a_failing_rater_never_fails_the_move_and_the_game_is_rated_later(
+    tmp_path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    broken = True
+
+    def flaky(game: GameSummary, scope: int, lookup: Callable[[int], RatingRow | None]
+              ) -> list[RatingRow]:
+        if broken:
+            raise ValueError("a bug in the rating model")
+        return count_wins(game, scope, lookup)
+
+    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}", rater=flaky)
+    try:
+        with caplog.at_level(logging.ERROR):
+            game_id = await finish(database, [100, 200], winner=0)
+        record = await database.get_game(game_id)
+        assert record is not None and record.result is not None  # the move is stored
+        assert "rating a finished game failed" in caplog.text
+        assert await database.unrated_backlog() == 1
+        broken = False
+        assert await database.rate_finished_games() == 1
+        rows, total = await database.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=10)
+        assert total == 2 and rows[0].player_id == 100
+    finally:
+        await database.close()
+
+
+async def test_leaderboard_pages_follow_rating_then_games_then_name(rated_db) -> None:
+    # Player 300 wins twice, 100 once, 200 and 400 never (400 played fewer games).
+    await finish(rated_db, [300, 200], winner=0)
+    await finish(rated_db, [300, 200], winner=0)
+    await finish(rated_db, [100, 400], winner=0)
+    first, total = await rated_db.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=2)
+    second, _ = await rated_db.leaderboard("qawale", GLOBAL_SCOPE, offset=2, limit=2)
+    assert total == 4
+    assert [r.player_id for r in first + second] == [300, 100, 200, 400]
+
+
+async def test_a_players_ratings_come_with_their_rank_among_everyone(rated_db) -> None:
+    await finish(rated_db, [300, 200], winner=0)
+    await finish(rated_db, [100, 400], winner=0)
+    await finish(rated_db, [300, 100], winner=0)
+    [(row, rank, players)] = await rated_db.player_ratings(100, GLOBAL_SCOPE)
+    assert (row.wins, row.losses, rank, players) == (1, 1, 2, 4)
+    assert await rated_db.player_ratings(999, GLOBAL_SCOPE) == []

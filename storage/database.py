@@ -68,7 +68,7 @@ Rater = Callable[[GameSummary, int, Callable[[int], RatingRow | None]], list[Rat
 stored rows (None: never rated there), the rows after the game. The bot supplies it (openskill);
 storage keeps the rows and applies each finished game exactly once."""
 
-RATING_BATCH = 200
+RATING_BATCH = 50
 """Finished games rated per transaction while catching up (a migrated history, say), so the
 writer is never held long."""
 

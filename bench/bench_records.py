@@ -1,0 +1,153 @@
+"""On-demand benchmark: records (`/leaderboard`, a page click, `/stats`, `/history`, `/replay`
+suggestions) at 100,000 finished games.
+
+Run from the repository root: `python bench/bench_records.py [--games N] [--calls N]`.
+It builds a database file of N finished games (5,000 members on 50 servers, 2 to 4 players,
+a real engine state in each row), times the one-off catch-up that rates a history made before
+the ratings table, then calls each record command through `RecordsService` as the bot does
+(embeds included) and prints p50/p99 per command, with the longest the event loop was blocked
+meanwhile (a 1 ms ticker measures its lateness). No assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.games import GAME_UIS
+from bot.ratings import rate_game
+from bot.records import RecordsService
+from engines import GAMES
+from storage import Database
+
+MEMBERS = 5_000
+SERVERS = 50
+START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+class Member:
+    """The little of a discord user the records read."""
+
+    def __init__(self, user_id: int) -> None:
+        self.id = user_id
+        self.display_name = f"Member {user_id}"
+
+
+def build(path: Path, games: int, rng: random.Random) -> None:
+    """Write `games` finished games straight into a migrated database file."""
+    states = {game: json.dumps(GAMES[game].new_state(GAMES[game].min_players).dump())
+              for game in GAMES}
+    ids = list(GAMES)
+    connection = sqlite3.connect(path)
+    game_rows, seat_rows = [], []
+    for number in range(1, games + 1):
+        game = ids[number % len(ids)]
+        engine = GAMES[game]
+        size = rng.randint(engine.min_players, min(engine.max_players, 4))
+        guild = 1 + number % SERVERS
+        # Members mostly play on their own server: ids grouped by server.
+        pool = range(guild * 100, guild * 100 + MEMBERS // SERVERS)
+        people = rng.sample(pool, size)
+        at = (START + timedelta(minutes=5 * number)).isoformat()
+        result = {"winners": [rng.randrange(size)], "reason": "end"}
+        game_rows.append((number, game, guild, number, guild, "{}", number, states[game], 40,
+                          "finished", json.dumps(result), at, at, at))
+        seat_rows.extend((number, seat, user, f"Member {user}")
+                         for seat, user in enumerate(people))
+    connection.executemany(
+        """INSERT INTO games (id, game, guild_id, channel_id, parent_id, options, rng_seed,
+                              state, ply, status, result, created_at, updated_at, finished_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", game_rows)
+    connection.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
+        seat_rows)
+    connection.commit()
+    connection.close()
+
+
+async def migrate(path: Path) -> None:
+    """Create the file with today's schema."""
+    db = await Database.open(f"sqlite:///{path}")
+    await db.close()
+
+
+async def timed(calls: int, call: Callable[[int], Awaitable[Any]]) -> list[float]:
+    """Milliseconds of each of `calls` calls."""
+    times = []
+    for index in range(calls):
+        start = time.perf_counter()
+        await call(index)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def ticker(worst: list[float], stop: asyncio.Event) -> None:
+    """Record the event loop's worst lateness on a 1 ms sleep."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(0.001)
+        worst[0] = max(worst[0], (time.perf_counter() - start) * 1000 - 1)
+
+
+async def measure(path: Path, calls: int, rng: random.Random) -> None:
+    """Catch up the ratings, then time each record command."""
+    db = await Database.open(f"sqlite:///{path}", rater=rate_game)
+    records = RecordsService(db, GAME_UIS)
+    start = time.perf_counter()
+    rated = await records.catch_up()
+    print(f"catch-up of a history made before the ratings table: {rated} games in "
+          f"{time.perf_counter() - start:.1f} s (once, after the upgrade, in batches)")
+    members = [Member(rng.randrange(100, 100 + MEMBERS)) for _ in range(calls)]
+    commands: dict[str, Callable[[int], Awaitable[Any]]] = {
+        "/leaderboard (server)": lambda i: records.leaderboard(
+            "kraut_ruben", "server", 1 + i % SERVERS, 0),
+        "/leaderboard (all servers)": lambda i: records.leaderboard(
+            "kraut_ruben", "global", None, 0),
+        "leaderboard page click": lambda i: records.leaderboard(
+            "qawale", "global", None, 1 + i % 40),
+        "/stats": lambda i: records.stats(members[i], members[i].id // 100),
+        "/history": lambda i: records.history(members[i], members[i].id // 100),
+        "/replay suggestions": lambda i: records.replay_choices(
+            members[i].id, members[i].id // 100, ""),
+    }
+    print(f"{'command':<28}{'p50 ms':>8}{'p99 ms':>8}{'loop blocked ms':>17}")
+    for name, call in commands.items():
+        worst, stop = [0.0], asyncio.Event()
+        watcher = asyncio.create_task(ticker(worst, stop))
+        times = await timed(calls, call)
+        stop.set()
+        await watcher
+        p99 = statistics.quantiles(times, n=100)[98]
+        print(f"{name:<28}{statistics.median(times):8.1f}{p99:8.1f}{worst[0]:17.1f}")
+    await db.close()
+
+
+def main() -> None:
+    """Build the database, then measure."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--calls", type=int, default=200)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "records.db"
+        asyncio.run(migrate(path))
+        build(path, args.games, rng)
+        asyncio.run(measure(path, args.calls, rng))
+
+
+if __name__ == "__main__":
+    main()

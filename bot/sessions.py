@@ -100,6 +100,11 @@ def automatic_steps(work: AnyState, record: GameRecord, ply: int,
     raise RuntimeError(f"game {record.id}: more than {MAX_AUTOMATIC_STEPS} automatic steps")
 
 
+def _earliest(timers: Sequence[NewTimer]) -> datetime | None:
+    """When the first of `timers` is due."""
+    return min((timer.due_at for timer in timers), default=None)
+
+
 def game_title(game_id: str, names: Sequence[str]) -> str:
     """`Qawale · Alice vs Bob` (at most 100 characters, Discord's limit for a thread name)."""
     title = f"{GAMES[game_id].name} · {' vs '.join(names)}"
@@ -130,7 +135,7 @@ class GameSession:
     def __init__(self, record: GameRecord, state: AnyState, *, db: Database, ui: GameUI[Any],
                  publisher: Publisher, thinker: Thinker | None = None,
                  archive_after: timedelta | None = None,
-                 timers_changed: Callable[[], None] = lambda: None) -> None:
+                 timers_changed: Callable[[datetime | None], None] = lambda _: None) -> None:
         self._record = record
         self._state = state
         self.db = db
@@ -374,7 +379,7 @@ class GameSession:
                 await self._reload()
                 raise StaleBoard(self.stale_text())
             self._record.deadline = deadline
-            self.timers_changed()
+            self.timers_changed(_earliest(timers))
             try:
                 self._shown_since = await self.post_board()  # the board shows the deadline
             except PublishFailed:
@@ -392,7 +397,7 @@ class GameSession:
                 return
             if await self.db.set_turn_clock(self.id, self.ply, deadline, timers):
                 self._record.deadline = deadline
-                self.timers_changed()
+                self.timers_changed(_earliest(timers))
 
     def _turn_clock(self, state: AnyState, ply: int, now: datetime,
                     stand_ins: Mapping[int, str] | None = None,
@@ -507,7 +512,7 @@ class GameSession:
             self._record.result = dict(result.to_dict())
             self._record.finished_at = now
         if timers:
-            self.timers_changed()
+            self.timers_changed(_earliest(timers))
 
     async def _reload(self) -> None:
         fresh = await self.db.get_game(self.id)
@@ -748,7 +753,7 @@ class SessionManager:
         self.publisher = publisher
         self.thinker = thinker
         self.archive_after = archive_after
-        self.timers_changed: Callable[[], None] = lambda: None
+        self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
         self._sessions: dict[int, GameSession] = {}
         self._by_channel: dict[int, int] = {}
@@ -781,7 +786,7 @@ class SessionManager:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,
                               thinker=self.thinker, archive_after=self.archive_after,
-                              timers_changed=lambda: self.timers_changed())
+                              timers_changed=lambda due: self.timers_changed(due))
         self._sessions[record.id] = session
         if record.status is GameStatus.RUNNING:
             self._by_channel[record.channel_id] = record.id

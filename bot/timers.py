@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import discord
 
@@ -45,6 +45,8 @@ class TimerLoop:
         self.actions = actions
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
+        self._until: datetime | None = None
+        """When the timer being slept for is due (None: not sleeping for one)."""
         self._changed = False
         self._closed = False
 
@@ -54,8 +56,13 @@ class TimerLoop:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="timer-loop")
 
-    def wake(self) -> None:
-        """A timer was stored: look again for the earliest one."""
+    def wake(self, earliest: datetime | None = None) -> None:
+        """Timers were stored (`earliest` the first of them due, if known): look again for
+        the earliest one, unless the loop already sleeps for one due no later, so a move
+        costs no read."""
+        if earliest is not None and self._sleeping and self._until is not None \
+                and earliest >= self._until:
+            return  # it wakes first for an earlier timer and reads them all again then
         self._changed = True
         if self._closed or self._task is None:
             return  # not started yet: the start reads every timer anyway
@@ -92,6 +99,7 @@ class TimerLoop:
         delay = (timer.due_at - discord.utils.utcnow()).total_seconds()
         if delay > 0:
             if not self._changed:
+                self._until = timer.due_at if delay <= LONGEST_SLEEP else None
                 await self._sleep(min(delay, LONGEST_SLEEP))
             return True
         await self.fire(timer)
@@ -103,6 +111,7 @@ class TimerLoop:
             await asyncio.sleep(seconds)
         finally:
             self._sleeping = False
+            self._until = None
 
     async def fire(self, timer: Timer) -> None:
         """Run a due timer's action, then forget it (or try it again later if it failed)."""

@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -290,6 +291,47 @@ class Database:
             finally:
                 self._tx, self._owner = None, None
 
+    async def write(self, work: Work[T]) -> T:
+        """Run `work` as a whole transaction in one round trip to the writer's thread: BEGIN
+        IMMEDIATE, the statements and COMMIT (ROLLBACK on any error) in one call.
+
+        Inside this task's `transaction()` it joins that transaction instead. Cancelling the
+        task while the call runs rolls it back unless it already reached its COMMIT; either
+        way the task waits for the thread to finish, so the write is all or nothing.
+        """
+        if self._tx is not None and self._owner is asyncio.current_task():
+            return await self._tx.run(work)
+        cancelled = threading.Event()
+
+        def whole(connection: sqlite3.Connection) -> T:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                done = work(connection)
+                if cancelled.is_set():
+                    raise asyncio.CancelledError
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+            return done
+
+        try:
+            async with self._lock:
+                call = asyncio.ensure_future(_call(self._db, whole))
+                try:
+                    return await asyncio.shield(call)
+                except asyncio.CancelledError:
+                    cancelled.set()
+                    # Hold the writer until the thread committed or rolled back.
+                    await asyncio.wait([call])
+                    raise
+        except sqlite3.Error as exc:
+            error = storage_error(exc)
+            if error is None:
+                raise
+            raise error from exc
+
     async def _read(self, work: Work[T]) -> T:
         """Run a read on the reader, in one snapshot of the last committed state."""
 
@@ -316,9 +358,13 @@ class Database:
             raise error from exc
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> Written:
-        """Run one write statement in its own transaction."""
-        async with self.transaction() as tx:
-            return await tx.execute(sql, params)
+        """Run one write statement in its own transaction (one round trip)."""
+
+        def step(connection: sqlite3.Connection) -> Written:
+            cursor = connection.execute(sql, params)
+            return Written(cursor.rowcount, cursor.lastrowid)
+
+        return await self.write(step)
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return await self._read(lambda c: c.execute(sql, params).fetchall())
@@ -462,8 +508,7 @@ class Database:
             )
             return game_id
 
-        async with self.transaction() as tx:
-            game_id = await tx.run(insert)
+        game_id = await self.write(insert)
         record = await self.get_game(game_id)
         assert record is not None
         return record
@@ -550,8 +595,7 @@ class Database:
             if result is not None and self._rater is not None:
                 _rate_safely(connection, self._rater)
 
-        async with self.transaction() as tx:
-            await tx.run(write)
+        await self.write(write)
         return new_ply
 
     async def set_turn_clock(self, game_id: int, ply: int, deadline: datetime | None,
@@ -568,8 +612,7 @@ class Database:
             _replace_turn(connection, game_id, deadline, timers)
             return True
 
-        async with self.transaction() as tx:
-            return await tx.run(write)
+        return await self.write(write)
 
     async def next_timer(self) -> Timer | None:
         """The timer due first, or None when there is none."""
@@ -678,8 +721,7 @@ class Database:
         if rater is None:
             return 0
         while True:
-            async with self.transaction() as tx:
-                count = await tx.run(lambda connection: _apply_ratings(connection, rater))
+            count = await self.write(lambda connection: _apply_ratings(connection, rater))
             done += count
             if count < RATING_BATCH:
                 return done

@@ -82,14 +82,15 @@ class FakePublisher:
 
 
 async def new_game(db: Database, game: str = "qawale", players: int = 2, *,
-                   options: dict[str, Any] | None = None, seed: int = 7) -> GameRecord:
+                   options: dict[str, Any] | None = None, seed: int = 7,
+                   clock: str = "none") -> GameRecord:
     """A stored running game between Alice, Bob (and Carol)."""
     users = [(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")][:players]
     state = GAMES[game].new_state(players, options or {})
     return await db.create_game(
         game=game, guild_id=1, channel_id=5, parent_id=None,
         seats=[Seat(i, uid, name) for i, (uid, name) in enumerate(users)],
-        options=options or {}, rng_seed=seed, state=state.dump(), now=NOW)
+        options=options or {}, rng_seed=seed, state=state.dump(), now=NOW, clock=clock)
 
 
 def manager(db: Database, publisher: FakePublisher) -> SessionManager:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Sequence
 from typing import Any
@@ -13,7 +12,6 @@ from bot.ai_players import is_ai
 from bot.components import GameButton
 from bot.games.base import GameUI, Table, describe_options
 from bot.publisher import Post
-from renderers import render
 from storage import MoveKind, MoveRecord, NewMove
 
 BOARD_FILENAME = "board.png"
@@ -33,7 +31,7 @@ def last_shown_move(moves: Sequence[NewMove | MoveRecord]) -> str | None:
 
 async def draw_board(table: Table[Any], highlight: str | None) -> bytes:
     """The board as PNG bytes, drawn from the spectator's view off the event loop."""
-    return await asyncio.to_thread(render, table.state.view(None), highlight, names=table.names)
+    return await table.draw(table.state.view(None), highlight)
 
 
 def mention(table: Table[Any], seat: int) -> str:

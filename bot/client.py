@@ -22,6 +22,7 @@ from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_rout
 from bot.config import Settings
 from bot.deadlines import DeadlineService
 from bot.games import GAME_UIS
+from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.publisher import DiscordPublisher
 from bot.ratings import rate_game
 from bot.records import RecordsService
@@ -50,6 +51,7 @@ class Ludotheque(commands.Bot):
     deadlines: DeadlineService
     timers: TimerLoop
     thinker: Thinker
+    painter: Painter
     _router: Router
 
     def __init__(self, settings: Settings) -> None:
@@ -72,7 +74,10 @@ class Ludotheque(commands.Bot):
         publisher = DiscordPublisher(self)
         self.thinker = (ProcessThinker(self.settings.ai_workers) if self.settings.ai_workers
                         else ThreadThinker())
+        self.painter = (ProcessPainter(self.settings.render_workers)
+                        if self.settings.render_workers else ThreadPainter())
         self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker,
+                                       painter=self.painter,
                                        archive_after=self.settings.archive_after)
         self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher)
         self.records = RecordsService(self.db, GAME_UIS)
@@ -125,6 +130,7 @@ class Ludotheque(commands.Bot):
             self.timers.close()
             self.sessions.close()
             self.thinker.close()
+            self.painter.close()
             await self.db.close()
         await super().close()
 

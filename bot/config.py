@@ -36,11 +36,13 @@ class Settings:
     archive_after: timedelta | None = DEFAULT_ARCHIVE_AFTER
     """How long a finished game's thread stays open (for a rematch) before it is archived
     and locked; None keeps it open."""
+    render_workers: int = 0
+    """Processes that draw board pictures; 0 draws in a thread (tests, tiny bots)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS and
-        ARCHIVE_AFTER_MINUTES."""
+        """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS,
+        RENDER_WORKERS and ARCHIVE_AFTER_MINUTES."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -48,6 +50,9 @@ class Settings:
         workers = env.get("AI_WORKERS", "").strip()
         if workers and not workers.isdigit():
             raise ValueError(f"AI_WORKERS must be a number of processes, not {workers!r}")
+        painters = env.get("RENDER_WORKERS", "").strip()
+        if painters and not painters.isdigit():
+            raise ValueError(f"RENDER_WORKERS must be a number of processes, not {painters!r}")
         archive = env.get("ARCHIVE_AFTER_MINUTES", "").strip()
         if archive and not archive.isdigit():
             raise ValueError("ARCHIVE_AFTER_MINUTES must be a number of minutes (0 keeps "
@@ -61,4 +66,6 @@ class Settings:
             ai_workers=int(workers) if workers else max(1, (os.cpu_count() or 2) - 1),
             archive_after=(DEFAULT_ARCHIVE_AFTER if not archive else
                            timedelta(minutes=int(archive)) if int(archive) else None),
+            # Drawing is most of a move's CPU: every core draws.
+            render_workers=int(painters) if painters else os.cpu_count() or 2,
         )

@@ -23,6 +23,7 @@ from bot.board import board_post, draw_board, last_shown_move, timeout_choice_po
 from bot.clock import turn_timers
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn
+from bot.painter import Painter, ThreadPainter
 from bot.publisher import Post, Problem, Publisher, PublishFailed, permission_names
 from bot.replies import stored_move
 from engines import CHANCE, GAMES, EndReason, GameState, Result
@@ -134,6 +135,7 @@ class GameSession:
 
     def __init__(self, record: GameRecord, state: AnyState, *, db: Database, ui: GameUI[Any],
                  publisher: Publisher, thinker: Thinker | None = None,
+                 painter: Painter | None = None,
                  archive_after: timedelta | None = None,
                  timers_changed: Callable[[datetime | None], None] = lambda _: None) -> None:
         self._record = record
@@ -142,6 +144,7 @@ class GameSession:
         self.ui = ui
         self.publisher = publisher
         self.thinker = thinker
+        self.painter = painter or ThreadPainter()
         self.archive_after = archive_after
         """How long a finished game's thread stays open; None: it is never archived."""
         self.timers_changed = timers_changed
@@ -185,6 +188,11 @@ class GameSession:
     def is_over(self) -> bool:
         """True once the game has a result (or was aborted)."""
         return self._record.status is not GameStatus.RUNNING
+
+    async def draw(self, view: Mapping[str, object], highlight: str | None, *,
+                   preview: bool = False) -> bytes:
+        """The picture of `view` with the players' names, from the painter."""
+        return await self.painter.paint(view, highlight, preview=preview, names=self.names)
 
     @property
     def names(self) -> list[str]:
@@ -747,11 +755,13 @@ class SessionManager:
 
     def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]],
                  publisher: Publisher, thinker: Thinker | None = None, *,
+                 painter: Painter | None = None,
                  archive_after: timedelta | None = None) -> None:
         self.db = db
         self.uis = uis
         self.publisher = publisher
         self.thinker = thinker
+        self.painter = painter or ThreadPainter()
         self.archive_after = archive_after
         self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
@@ -785,7 +795,8 @@ class SessionManager:
     def _adopt(self, record: GameRecord) -> GameSession:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,
-                              thinker=self.thinker, archive_after=self.archive_after,
+                              thinker=self.thinker, painter=self.painter,
+                              archive_after=self.archive_after,
                               timers_changed=lambda due: self.timers_changed(due))
         self._sessions[record.id] = session
         if record.status is GameStatus.RUNNING:

@@ -92,6 +92,11 @@ class Table(Protocol[StateT_co]):
         """`Qawale · Alice vs Bob`."""
         ...
 
+    async def draw(self, view: Mapping[str, object], highlight: str | None, *,
+                   preview: bool = False) -> bytes:
+        """The picture of `view` with the players' names, drawn off the event loop."""
+        ...
+
     def result(self) -> Result | None:
         """The stored result, or None while running."""
         ...

@@ -3,7 +3,6 @@ moves overflow four menus), then Confirm it in a private composer that previews 
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Sequence
 
@@ -23,7 +22,6 @@ from engines.granat import (
     parse_cell,
     parse_notation,
 )
-from renderers import render
 from storage import MoveKind as LogKind
 from storage import NewMove
 
@@ -314,8 +312,7 @@ class GranatUI(GameUI[GranatState]):
                                  emoji="✖️", row=4, style=discord.ButtonStyle.secondary))
         image = None
         if chosen is not None:
-            png = await asyncio.to_thread(render, state.view(None), str(chosen), preview=True,
-                                          names=table.names)
+            png = await table.draw(state.view(None), str(chosen), preview=True)
             image = discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)
         return "\n".join(lines), view, image
 

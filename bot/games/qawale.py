@@ -3,7 +3,6 @@ or step by step with buttons (steps without a choice are taken for the player)."
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import discord
@@ -15,7 +14,6 @@ from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
 from engines.qawale import Direction, QawaleMove, QawaleState, parse_notation, path_cells
-from renderers import render
 from storage import MoveKind, NewMove
 
 PEBBLE_WORDS = {"n": "neutral", "0": "🔵", "1": "🟠"}
@@ -230,8 +228,7 @@ class QawaleUI(GameUI[QawaleState]):
                                  disabled=done < needed))
         view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
                                  emoji="✖️", row=2, style=discord.ButtonStyle.secondary))
-        png = await asyncio.to_thread(render, state.view(seat), str(move), preview=True,
-                                      names=table.names)
+        png = await table.draw(state.view(seat), str(move), preview=True)
         return "\n".join(lines), view, discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)
 
     # -- typing ------------------------------------------------------------------------

@@ -25,7 +25,8 @@ ALLOWED: dict[str, set[str]] = {
 """Which first-party packages each package may import (besides itself)."""
 
 BOT_LAYERS: list[set[str]] = [
-    {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock"},
+    {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock",
+     "bot.painter"},
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers"},
     {"bot.components"},
     {"bot.games.base"},

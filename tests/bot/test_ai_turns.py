@@ -40,7 +40,7 @@ class SlowThinker:
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """No pictures, and a short wait before the typing notice."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: b"png")
     monkeypatch.setattr("bot.sessions.THINKING_NOTICE_AFTER", 0.01)
 
 

@@ -32,8 +32,17 @@ def test_defaults_use_sqlite_under_data() -> None:
 def test_every_setting_is_read_from_the_environment() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": " abc ", "DATABASE_URL": "sqlite:///x.db",
                                   "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123",
-                                  "AI_WORKERS": "3", "ARCHIVE_AFTER_MINUTES": "30"})
-    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3, timedelta(minutes=30))
+                                  "AI_WORKERS": "3", "ARCHIVE_AFTER_MINUTES": "30",
+                                  "RENDER_WORKERS": "4"})
+    assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3, timedelta(minutes=30),
+                                4)
+
+
+def test_boards_are_drawn_on_every_core_unless_told_otherwise() -> None:
+    assert Settings.from_env({}).render_workers >= 1
+    assert Settings.from_env({"RENDER_WORKERS": "0"}).render_workers == 0
+    with pytest.raises(ValueError, match="RENDER_WORKERS"):
+        Settings.from_env({"RENDER_WORKERS": "many"})
 
 
 def test_finished_threads_are_archived_after_15_minutes_unless_told_otherwise() -> None:

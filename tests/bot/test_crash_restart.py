@@ -28,7 +28,7 @@ GAMES_AT_ONCE = 3
 @pytest.fixture(autouse=True)
 def slow_enough_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """A picture takes a little while, as a real one does, so stops land while drawing."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: b"png")
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ FIRST_MOVE = "a1:NES"
 @pytest.fixture(autouse=True)
 def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board picture does not matter here: skip the rendering."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: b"png")
 
 
 async def test_a_move_is_stored_then_announced_on_a_new_board(

@@ -18,7 +18,7 @@ from tests.bot.fakes import ALICE, BOB, FakePublisher, manager, new_game
 @pytest.fixture(autouse=True)
 def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board picture does not matter here: skip the rendering."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: b"png")
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: b"png")
 
 
 @pytest.fixture

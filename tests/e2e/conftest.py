@@ -91,4 +91,4 @@ def world(env: simcord.Env) -> World:
 @pytest.fixture
 def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny pictures: these tests are about who plays, not how boards look."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)

@@ -47,7 +47,7 @@ async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
     # The seed decides the seats and the cards; the renderer has its own tests, and drawing
     # 55 boards would only slow this one down.
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(GAME_SEED))
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
     thread, session = await _open_game(env, world)
     reserve_choices = clicks = turns = 0
     while not session.is_over:

@@ -159,7 +159,7 @@ async def test_a_two_player_game_is_played_to_the_end_with_components_and_moves(
     typed = await mover.slash(thread, "move", notation="draw")
     assert typed.ephemeral and "Played `draw`" in typed.response.content
     # The rest of the game quickly: the pictures are checked elsewhere, so skip drawing them.
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
     await play_out(session)
     final = latest_board(thread)
     assert control_labels(final) == ["Rematch"]
@@ -209,7 +209,7 @@ async def test_three_players_accept_then_play_with_a_closed_dm_and_a_wrong_playe
     illegal = await mover.slash(thread, "move", notation="take 2")
     assert illegal.ephemeral and illegal.response.content
     await play_turn_with_components(session, thread, (world.alice, world.bob, world.carol))
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
     await play_out(session)
     result = session.result()
     assert result.reason in ("all_finished", "bag_empty")
@@ -278,7 +278,7 @@ async def test_a_lobby_fills_up_and_the_host_starts_it(env, world, dave) -> None
 
 
 async def test_a_three_game_match_adds_the_cup_and_totals(env, world, monkeypatch) -> None:
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
     thread, session = await start_game(env, world.channel, world.alice, world.bob,
                                        world.carol, match_games=3)
     await play_out(session, limit=4000)

@@ -23,7 +23,7 @@ from tests.e2e.test_grabuge_game import GAME_SEED, TINY_PNG, _first_enabled
 def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seats and cards from a fixed seed; tiny pictures (the race is what matters)."""
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(GAME_SEED))
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
 
 
 def answered(result) -> bool:

@@ -54,7 +54,7 @@ def report(game: str, new: Sequence[int], old: Sequence[int]) -> None:
 @pytest.fixture(autouse=True)
 def _tiny_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Taps are about controls: skip drawing the pictures."""
-    monkeypatch.setattr("bot.board.render", lambda *args, **kwargs: TINY_PNG)
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
     for module in ("bot.games.qawale", "bot.games.granat"):
         monkeypatch.setattr(f"{module}.render", lambda *args, **kwargs: TINY_PNG)
 

@@ -49,6 +49,8 @@ class ProcessPainter:
         # spawn, not fork: the bot's process has threads (SQLite) a fork would copy mid-call.
         self._pool = ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn"),
                                          initializer=warm_up)
+        for _ in range(max(1, workers)):  # start every worker now, not at the first boards
+            self._pool.submit(int)
 
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:

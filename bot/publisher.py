@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 
@@ -216,3 +216,80 @@ class DiscordPublisher:
             await user.send(text)
         except discord.HTTPException as error:
             raise self._failed(f"could not DM {user_id}", error) from error
+
+
+class InteractionPublisher:
+    """Boards through the interaction that caused them: the new board as a followup and the
+    clicked board edited as the interaction's message. Discord does not count an interaction's
+    webhook calls against the bot's global rate limit (50 requests/s), so a move costs it no
+    bot-token call; anything else, or a webhook call that fails, goes to `fallback`."""
+
+    def __init__(self, interaction: discord.Interaction[Any], fallback: Publisher) -> None:
+        self._interaction = interaction
+        self._fallback = fallback
+
+    def _own(self, channel_id: int, message_id: int | None = None) -> bool:
+        """True when the call is about the interaction's channel (and message)."""
+        interaction = self._interaction
+        if interaction.channel_id != channel_id or interaction.is_expired():
+            return False
+        if message_id is None:
+            return True
+        return interaction.message is not None and interaction.message.id == message_id \
+            and interaction.response.is_done()
+
+    async def post(self, channel_id: int, post: Post) -> int:
+        """Send `post` as a followup of the interaction."""
+        if self._own(channel_id) and self._interaction.response.is_done():
+            try:
+                message = await self._interaction.followup.send(
+                    content=post.content or discord.utils.MISSING, files=post.files,
+                    embed=post.embed if post.embed is not None else discord.utils.MISSING,
+                    view=post.view or discord.utils.MISSING, allowed_mentions=post.mentions,
+                    wait=True)
+                return message.id
+            except discord.HTTPException:
+                log.info("followup failed in %s; posting with the bot token", channel_id,
+                         exc_info=True)
+                for file in post.files:
+                    file.reset()
+        return await self._fallback.post(channel_id, post)
+
+    async def edit(self, channel_id: int, message_id: int, post: Post) -> None:
+        """Edit the clicked message through the interaction."""
+        if self._own(channel_id, message_id):
+            try:
+                await self._interaction.edit_original_response(
+                    content=post.content, embed=post.embed, view=post.view,
+                    attachments=post.files or discord.utils.MISSING,
+                    allowed_mentions=post.mentions)
+                return
+            except discord.HTTPException:
+                log.info("editing %s through the interaction failed; using the bot token",
+                         message_id, exc_info=True)
+                for file in post.files:
+                    file.reset()
+        await self._fallback.edit(channel_id, message_id, post)
+
+    async def remove_components(self, channel_id: int, message_id: int) -> None:
+        """Drop the clicked message's view through the interaction."""
+        if self._own(channel_id, message_id):
+            try:
+                await self._interaction.edit_original_response(view=None)
+                return
+            except discord.HTTPException:
+                log.info("retiring %s through the interaction failed; using the bot token",
+                         message_id, exc_info=True)
+        await self._fallback.remove_components(channel_id, message_id)
+
+    async def typing(self, channel_id: int) -> None:
+        """Through the bot token."""
+        await self._fallback.typing(channel_id)
+
+    async def close_thread(self, channel_id: int) -> None:
+        """Through the bot token."""
+        await self._fallback.close_thread(channel_id)
+
+    async def direct_message(self, user_id: int, text: str) -> None:
+        """Through the bot token."""
+        await self._fallback.direct_message(user_id, text)

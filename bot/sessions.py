@@ -24,7 +24,14 @@ from bot.clock import turn_timers
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn
 from bot.painter import Painter, ThreadPainter
-from bot.publisher import Post, Problem, Publisher, PublishFailed, permission_names
+from bot.publisher import (
+    InteractionPublisher,
+    Post,
+    Problem,
+    Publisher,
+    PublishFailed,
+    permission_names,
+)
 from bot.replies import stored_move
 from engines import CHANCE, GAMES, EndReason, GameState, Result
 from storage import (
@@ -248,14 +255,16 @@ class GameSession:
     # -- actions -------------------------------------------------------------------------
 
     async def play(self, user_id: int, move: str, *, expected_ply: int | None = None,
-                   sent_as: int | None = None) -> Turn:
+                   sent_as: int | None = None,
+                   interaction: discord.Interaction[Any] | None = None) -> Turn:
         """Apply a player's move, then every automatic step after it; store, then announce.
 
         `expected_ply` binds a click to the board it was drawn for. `sent_as` (the snowflake
         of a typed command) binds a typed move to the board its author could see: a command
         sent before the current position was shown is stale, so the same `/move` arriving
         twice is played once. Raises a Refusal or IllegalMove (nothing changed) when the
-        move may not be made.
+        move may not be made. The `interaction` that made the move (answered already) shows
+        its boards, sparing the bot's rate limit (see `InteractionPublisher`).
         """
         async with self.lock:
             if sent_as is not None and self._shown_since is not None \
@@ -263,9 +272,12 @@ class GameSession:
                 raise StaleBoard("A move was played while you were typing yours: look at "
                                  "the new board, then play again.")
             seat = self.seat_to_act(user_id, expected_ply=expected_ply)
-            return await self._apply(seat, user_id, move)
+            via = None if interaction is None else InteractionPublisher(interaction,
+                                                                        self.publisher)
+            return await self._apply(seat, user_id, move, via)
 
-    async def _apply(self, seat: int, actor: int, move: str) -> Turn:
+    async def _apply(self, seat: int, actor: int, move: str,
+                     via: Publisher | None = None) -> Turn:
         """Play `move` for `seat` (the lock is held), then the automatic steps; store, announce."""
         work = self._state.clone()
         applied = work.apply(move)  # IllegalMove leaves self.state untouched
@@ -274,7 +286,7 @@ class GameSession:
         turn = Turn(moves, work)
         await self._store(turn, work.result())
         stored_move.set(str(applied))
-        return await self._announce(turn)
+        return await self._announce(turn, via)
 
     # -- who is still there --------------------------------------------------------------
 
@@ -536,7 +548,7 @@ class GameSession:
         return self._record.status is not GameStatus.ABORTED and (
             self._record.board_message_id is None or self._record.board_ply != self.ply)
 
-    async def _announce(self, turn: Turn) -> Turn:
+    async def _announce(self, turn: Turn, via: Publisher | None = None) -> Turn:
         """Post the new board and what the game adds (the move is stored already).
 
         Discord failing must not undo a stored move: the board is posted again later (or
@@ -547,7 +559,7 @@ class GameSession:
             await self._retire(self._timeout_choice)
             self._timeout_choice = None
         try:
-            self._shown_since = await self.show_turn(turn)
+            self._shown_since = await self.show_turn(turn, via)
         except PublishFailed as failure:
             # No board to date the position by: "now" will do.
             self._shown_since = discord.utils.time_snowflake(utcnow(), high=True)
@@ -686,7 +698,7 @@ class GameSession:
             return None
         return seat
 
-    async def show_turn(self, turn: Turn) -> int:
+    async def show_turn(self, turn: Turn, via: Publisher | None = None) -> int:
         """Show a stored action: edit the board in place while its person is still the one
         to act (or an AI is), so a turn has one board and one ping; post a new board once
         the turn passes to another person, or at the end. Returns a snowflake dating the
@@ -700,13 +712,13 @@ class GameSession:
         if board is not None and same_turn and \
                 self._record.board_ply == self.ply - len(turn.moves):
             try:
-                await self._edit_board(board, self._board_for)
+                await self._edit_board(board, self._board_for, via)
                 # Commands sent from now on see this position (an edit has no new id).
                 return discord.utils.time_snowflake(utcnow(), high=True)
             except PublishFailed as failure:
                 if failure.problem is not Problem.MESSAGE_GONE:
                     raise
-        return await self.post_board(addressee if addressee is not None else actor)
+        return await self.post_board(addressee if addressee is not None else actor, via=via)
 
     async def _board_content(self, seat: int | None, *, repost: bool = False) -> Post:
         """The board for `seat`: what it has not seen since its last turn, and the picture."""
@@ -719,33 +731,35 @@ class GameSession:
         return board_post(self, self.ui, shown, png, decisions=decisions,
                           show_options=repost or decisions == 0)
 
-    async def _edit_board(self, message_id: int, seat: int | None) -> None:
+    async def _edit_board(self, message_id: int, seat: int | None,
+                          via: Publisher | None = None) -> None:
         post = await self._board_content(seat)
-        await self.publisher.edit(self._record.channel_id, message_id, post)
+        await (via or self.publisher).edit(self._record.channel_id, message_id, post)
         await self.db.set_board_message(self.id, message_id, self.ply)
         self._record.board_ply = self.ply
 
-    async def post_board(self, seat: int | None = None, *, repost: bool = False) -> int:
+    async def post_board(self, seat: int | None = None, *, repost: bool = False,
+                         via: Publisher | None = None) -> int:
         """Post the current board for `seat` (default: the person to move) with its live
-        components; retire the previous board's."""
+        components; retire the previous board's (through `via` when given)."""
         seat = self.addressee() if seat is None else seat
         if seat is None:  # an AI to move, or the end: the last person who acted
             seat = self._board_for
         post = await self._board_content(seat, repost=repost)
         previous = self._record.board_message_id
-        message_id = await self.publisher.post(self._record.channel_id, post)
+        message_id = await (via or self.publisher).post(self._record.channel_id, post)
         await self.db.set_board_message(self.id, message_id, self.ply)
         self._record.board_message_id = message_id
         self._record.board_ply = self.ply
         self._board_for = seat
         if previous is not None:
-            await self._retire(previous)
+            await self._retire(previous, via)
         return message_id
 
-    async def _retire(self, message_id: int) -> None:
+    async def _retire(self, message_id: int, via: Publisher | None = None) -> None:
         """Strip the components from a superseded board (best effort: the ply check remains)."""
         try:
-            await self.publisher.remove_components(self._record.channel_id, message_id)
+            await (via or self.publisher).remove_components(self._record.channel_id, message_id)
         except PublishFailed:
             log.info("game %s: could not retire board message %s", self.id, message_id)
 

@@ -105,8 +105,10 @@ class Table(Protocol[StateT_co]):
         """The seat `user_id` plays if they may act now; otherwise raise a Refusal."""
         ...
 
-    async def play(self, user_id: int, move: str, *, expected_ply: int | None) -> Turn:
-        """Apply, store and announce a move (raise a Refusal or IllegalMove if it may not)."""
+    async def play(self, user_id: int, move: str, *, expected_ply: int | None,
+                   interaction: discord.Interaction[Any] | None = None) -> Turn:
+        """Apply, store and announce a move (raise a Refusal or IllegalMove if it may not);
+        the answered `interaction` that made it, if given, shows its boards."""
         ...
 
 

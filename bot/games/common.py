@@ -55,7 +55,8 @@ async def play_now(
     """A board control's last choice: check, acknowledge, play (the new board says the rest)."""
     table.seat_to_act(interaction.user.id, expected_ply=expected_ply)  # refuse before deferring
     await interaction.response.defer()
-    turn = await table.play(interaction.user.id, move, expected_ply=expected_ply)
+    turn = await table.play(interaction.user.id, move, expected_ply=expected_ply,
+                            interaction=interaction)
     if turn.note:
         await interaction.followup.send(turn.note, ephemeral=True)
 
@@ -66,7 +67,8 @@ async def play_from_panel(
     """A private panel's last choice: play `move`, then close the panel saying what was played."""
     table.seat_to_act(interaction.user.id, expected_ply=expected_ply)
     await interaction.response.defer()
-    turn = await table.play(interaction.user.id, move, expected_ply=expected_ply)
+    turn = await table.play(interaction.user.id, move, expected_ply=expected_ply,
+                            interaction=interaction)
     await interaction.edit_original_response(
         content=played_text(turn), attachments=[], embed=None, view=None)
 

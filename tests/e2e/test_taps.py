@@ -53,10 +53,8 @@ def report(game: str, new: Sequence[int], old: Sequence[int]) -> None:
 
 @pytest.fixture(autouse=True)
 def _tiny_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Taps are about controls: skip drawing the pictures."""
+    """Taps are about controls: skip drawing the pictures (boards and previews alike)."""
     monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
-    for module in ("bot.games.qawale", "bot.games.granat"):
-        monkeypatch.setattr(f"{module}.render", lambda *args, **kwargs: TINY_PNG)
 
 
 async def test_qawale_takes_at_most_four_taps_per_typical_decision(env, world) -> None:

@@ -503,12 +503,12 @@ class ChallengeService:
                  for index, (uid, name) in enumerate(players)]
         title = game_title(game_id, [seat.display_name for seat in seats])
         home = await self._home(channel, title)
+        state = GAMES[game_id].new_state(len(seats), options)
         record = await self.db.create_game(
             game=game_id, guild_id=channel.guild.id, channel_id=home.id,
             parent_id=channel.id if home.id != channel.id else None, seats=seats,
             options=options, rng_seed=random.SystemRandom().getrandbits(63),
-            state=GAMES[game_id].new_state(len(seats), options).dump(), now=utcnow(),
-            clock=clock,
+            state=state.dump(), now=utcnow(), clock=clock, to_move=state.current_player,
         )
         return record, home
 

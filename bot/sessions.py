@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -165,11 +166,20 @@ class GameSession:
         a restart its buttons still refuse, they are just not removed)."""
         self.lock = asyncio.Lock()
         self._mender: asyncio.Task[None] | None = None
-        self._shown_since: int | None = None
+        self._shown_since: int | None = record.board_message_id
         """A snowflake from when the current position was first shown (its board's id):
         a typed command created before it was sent against an older position."""
 
     # -- what the UI reads ----------------------------------------------------------------
+
+    @property
+    def idle(self) -> bool:
+        """True when nothing is under way: no move, no AI thinking, no board being mended, no
+        timeout choice on display (so the session may be let go and loaded again)."""
+        busy = (self.lock.locked() or self._timeout_choice is not None
+                or (self._ai_task is not None and not self._ai_task.done())
+                or (self._mender is not None and not self._mender.done()))
+        return not busy
 
     @property
     def record(self) -> GameRecord:
@@ -514,6 +524,7 @@ class GameSession:
                 self.id, self.ply, turn.moves, turn.state.dump(),
                 result=dict(result.to_dict()) if result else None, now=now,
                 deadline=deadline, timers=timers, stand_ins=stand_ins, unrated=unrated,
+                to_move=turn.state.current_player,
             )
         except StaleGame as error:  # someone else wrote this game: reload, refuse
             await self._reload()
@@ -764,13 +775,20 @@ class GameSession:
             log.info("game %s: could not retire board message %s", self.id, message_id)
 
 
+SESSION_CAPACITY = 1000
+"""Sessions kept in memory; past it, the least recently used idle ones are let go (their
+games stay in storage and load again at the next click)."""
+
+
 class SessionManager:
-    """Loads sessions from storage on demand and keeps one per game (one lock per game)."""
+    """Loads sessions from storage on demand and keeps the recently used ones (one lock per
+    game in memory; a ply-guarded write stops a second one anyway)."""
 
     def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]],
                  publisher: Publisher, thinker: Thinker | None = None, *,
                  painter: Painter | None = None,
-                 archive_after: timedelta | None = None) -> None:
+                 archive_after: timedelta | None = None,
+                 capacity: int = SESSION_CAPACITY) -> None:
         self.db = db
         self.uis = uis
         self.publisher = publisher
@@ -779,7 +797,9 @@ class SessionManager:
         self.archive_after = archive_after
         self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
-        self._sessions: dict[int, GameSession] = {}
+        self.capacity = capacity
+        self._sessions: OrderedDict[int, GameSession] = OrderedDict()
+        """Game id → session, the least recently used first."""
         self._by_channel: dict[int, int] = {}
         """Channel → the game running there, for the sessions in memory (no read per /move)."""
         self._loading = asyncio.Lock()
@@ -788,6 +808,7 @@ class SessionManager:
         """The session of this game, loaded from storage if needed."""
         session = self._sessions.get(game_id)
         if session is not None:
+            self._sessions.move_to_end(game_id)
             return session
         async with self._loading:  # two first clicks must not build two sessions (two locks)
             session = self._sessions.get(game_id)
@@ -802,6 +823,7 @@ class SessionManager:
         """The session of the game running in this channel or thread."""
         known = self._sessions.get(self._by_channel.get(channel_id, 0))
         if known is not None and not known.is_over:
+            self._sessions.move_to_end(known.id)
             return known
         record = await self.db.running_game_in(channel_id)
         return await self.get(record.id) if record else None
@@ -815,7 +837,27 @@ class SessionManager:
         self._sessions[record.id] = session
         if record.status is GameStatus.RUNNING:
             self._by_channel[record.channel_id] = record.id
+        self._evict()
         return session
+
+    def _evict(self) -> None:
+        """Let the least recently used idle sessions go while there are too many."""
+        excess = len(self._sessions) - self.capacity
+        if excess <= 0:
+            return
+        idle = [game_id for game_id, session in self._sessions.items() if session.idle]
+        for game_id in idle[:excess]:
+            session = self._sessions.pop(game_id)
+            if self._by_channel.get(session.record.channel_id) == game_id:
+                del self._by_channel[session.record.channel_id]
+
+    def __len__(self) -> int:
+        """Sessions in memory."""
+        return len(self._sessions)
+
+    def __contains__(self, game_id: object) -> bool:
+        """True when the game's session is in memory."""
+        return game_id in self._sessions
 
     async def start(self, record: GameRecord) -> GameSession:
         """Open a new game's session, play its automatic first steps and post its board."""
@@ -828,9 +870,11 @@ class SessionManager:
         return session
 
     async def resume_all(self) -> int:
-        """After a start: play any automatic step left pending, and post every board that is
-        behind the stored position (a crash between a move's store and its board)."""
-        records = await self.db.running_games()
+        """After a start: play any automatic step left pending, post every board that is
+        behind the stored position (a crash between a move's store and its board), start
+        clocks and let the AI move. Only the games that need one of these are loaded; the
+        others load at their next click."""
+        records = await self.db.games_to_resume()
         for record in records:
             session = await self.get(record.id)
             if session is None:

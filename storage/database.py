@@ -487,18 +487,22 @@ class Database:
         state: dict[str, Any],
         now: datetime,
         clock: str = "none",
+        to_move: int | None = None,
     ) -> GameRecord:
-        """Insert a running game with its seats, in one transaction; returns it with its id."""
+        """Insert a running game with its seats, in one transaction; returns it with its id.
+
+        `to_move` is the seat to decide (see `games_to_resume`); None when unknown."""
         stamp = now.isoformat()
         seat_rows = [(s.seat, s.user_id, s.display_name) for s in seats]
 
         def insert(connection: sqlite3.Connection) -> int:
             cursor = connection.execute(
                 """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed,
-                                      state, ply, status, created_at, updated_at, clock)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)""",
+                                      state, ply, status, created_at, updated_at, clock,
+                                      to_move)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""",
                 (game, guild_id, channel_id, parent_id, _dumps(options), rng_seed,
-                 _dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock),
+                 _dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock, to_move),
             )
             game_id = cursor.lastrowid
             assert game_id is not None  # set by every successful INSERT
@@ -532,6 +536,22 @@ class Database:
             "SELECT * FROM games WHERE status = ? ORDER BY id", (GameStatus.RUNNING.value,)
         )
 
+    async def games_to_resume(self) -> list[GameRecord]:
+        """Running games a start must act on: a board behind the stored position, a clock
+        not started, an AI (or a chance event) to move, or a seat to move not known. The
+        others wait in storage until someone plays them."""
+        return await self._games(
+            """SELECT * FROM games g WHERE g.status = ? AND (
+                   g.board_ply IS NULL OR g.board_ply != g.ply
+                   OR (g.clock != 'none' AND g.deadline IS NULL)
+                   OR g.to_move IS NULL OR g.to_move < 0
+                   OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id
+                              AND s.seat = g.to_move
+                              AND (s.user_id < 0 OR s.stand_in IS NOT NULL)))
+               ORDER BY g.id""",
+            (GameStatus.RUNNING.value,),
+        )
+
     async def games_with_stale_boards(self) -> list[GameRecord]:
         """Running games whose posted board does not show the stored ply (or may not)."""
         return await self._games(
@@ -553,6 +573,7 @@ class Database:
         timers: Sequence[NewTimer] = (),
         stand_ins: Mapping[int, str] | None = None,
         unrated: bool = False,
+        to_move: int | None = None,
     ) -> int:
         """Append moves and store the new state in one transaction; returns the new ply.
 
@@ -561,13 +582,14 @@ class Database:
         writer's thread in one round trip; any failure rolls back both. The same transaction
         sets the next turn's `deadline` and replaces the game's turn timers with `timers`
         (an ARCHIVE timer among them is added), hands the seats in `stand_ins` to the AI, and
-        with `unrated` takes the game out of the ratings.
+        with `unrated` takes the game out of the ratings. `to_move` is the seat to decide next.
         """
         stamp = now.isoformat()
         status = GameStatus.FINISHED if result is not None else GameStatus.RUNNING
         new_ply = expected_ply + len(moves)
         update = (_dumps(state), new_ply, status.value, _dumps(result) if result else None,
-                  stamp, stamp if result is not None else None, game_id, expected_ply,
+                  stamp, stamp if result is not None else None,
+                  None if result is not None else to_move, game_id, expected_ply,
                   GameStatus.RUNNING.value)
         rows = [(game_id, expected_ply + i + 1, m.seat, m.user_id, m.kind.value, m.move, stamp)
                 for i, m in enumerate(moves)]
@@ -575,7 +597,7 @@ class Database:
         def write(connection: sqlite3.Connection) -> None:
             cursor = connection.execute(
                 """UPDATE games SET state = ?, ply = ?, status = ?, result = ?, updated_at = ?,
-                                     finished_at = ?
+                                     finished_at = ?, to_move = ?
                    WHERE id = ? AND ply = ? AND status = ?""",
                 update,
             )

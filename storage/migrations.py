@@ -187,6 +187,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX ratings_by_player ON ratings (player_id, scope)",
         ),
     ),
+    Migration(
+        7,
+        "the seat to move, so a start resumes only the games that need it",
+        (
+            # The seat to decide (-1: a chance event); NULL when over, or unknown (a game
+            # stored before this column: resumed at the next start, which sets it).
+            "ALTER TABLE games ADD COLUMN to_move INTEGER",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -196,6 +205,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
         "ply", "status", "result", "board_message_id", "created_at", "updated_at",
         "finished_at", "board_ply", "clock", "deadline", "rated", "rating_applied",
+        "to_move",
     ),
     "seats": ("game_id", "seat", "user_id", "display_name", "stand_in"),
     "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),

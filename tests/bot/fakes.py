@@ -90,7 +90,8 @@ async def new_game(db: Database, game: str = "qawale", players: int = 2, *,
     return await db.create_game(
         game=game, guild_id=1, channel_id=5, parent_id=None,
         seats=[Seat(i, uid, name) for i, (uid, name) in enumerate(users)],
-        options=options or {}, rng_seed=seed, state=state.dump(), now=NOW, clock=clock)
+        options=options or {}, rng_seed=seed, state=state.dump(), now=NOW, clock=clock,
+        to_move=state.current_player)
 
 
 def manager(db: Database, publisher: FakePublisher) -> SessionManager:

@@ -95,6 +95,14 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / CLOCK_TICKS
 
 
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def worker_pids(painter: Painter) -> list[int]:
     """The render workers' process ids (none for a thread painter)."""
     pool = getattr(painter, "_pool", None)
@@ -183,7 +191,9 @@ async def main_async(args: argparse.Namespace) -> None:
             calls = publisher.calls
             await run_rate(sessions, live, db, rate, args.seconds, rng, worker_pids(painter))
             per_move = (publisher.calls - calls) / (rate * args.seconds)
-            print(f"          REST calls per move: {per_move:.1f}")
+            workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
+            print(f"          REST calls per move: {per_move:.1f}; RSS: bot "
+                  f"{rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
         painter.close()
         await db.close()
 

@@ -13,6 +13,7 @@ COPY renderers renderers
 COPY storage storage
 COPY ai ai
 COPY bot bot
+COPY i18n i18n
 RUN pip install --no-cache-dir . && useradd --create-home ludotheque \
     && mkdir -p /app/data && chown ludotheque /app/data
 USER ludotheque

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean i18n-extract i18n-update i18n-compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,22 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n auto --cov=bot --cov-branch --cov-report=term:skip-covered --cov-fail-under=90
+
+# Translations (docs/translating.md): extract the marked strings, merge them into both
+# catalogues (English is filled from the source), and compile them (the bot also compiles
+# them in memory at start, so compiling is only for tools that want .mo files).
+POT := i18n/locales/ludotheque.pot
+i18n-extract: $(STAMP)
+	$(BIN)/pybabel extract --quiet -F babel.cfg --no-location --sort-output \
+		--msgid-bugs-address="" --project=Ludothèque -o $(POT) .
+
+i18n-update: i18n-extract
+	$(BIN)/pybabel update --quiet --no-fuzzy-matching --ignore-obsolete -i $(POT) \
+		-d i18n/locales -D ludotheque
+	$(BIN)/python -m i18n.english
+
+i18n-compile: $(STAMP)
+	$(BIN)/pybabel compile --quiet --statistics -d i18n/locales -D ludotheque
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Mapping
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.ai_players import ProcessThinker, Thinker, ThreadThinker
@@ -26,7 +27,7 @@ from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.publisher import DiscordPublisher
 from bot.ratings import rate_game
 from bot.records import RecordsService
-from bot.replies import Interaction, on_app_command_error, tell
+from bot.replies import Interaction, on_app_command_error, speak_to, tell
 from bot.router import Router
 from bot.sessions import SessionManager
 from bot.timers import TimerLoop
@@ -39,6 +40,15 @@ REQUIRED_PERMISSIONS = discord.Permissions(
     create_public_threads=True, embed_links=True, attach_files=True, read_message_history=True,
 )
 """What the bot needs in a channel to run games there (the invite link asks for these)."""
+
+
+class LudothequeTree(app_commands.CommandTree[discord.Client]):
+    """The command tree: each command (and autocomplete) answers in its member's language."""
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        """Set the interaction's language; every command may run."""
+        speak_to(interaction)
+        return True
 
 
 class Ludotheque(commands.Bot):
@@ -57,7 +67,7 @@ class Ludotheque(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         # No privileged intent: slash commands and components carry everything we need.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, tree_cls=LudothequeTree)
         self.settings = settings
         self.tree.error(on_app_command_error)
         self._resumed = False

@@ -28,7 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.errors import Refusal
-from bot.replies import Interaction, on_component_error
+from bot.replies import Interaction, on_component_error, speak_to
 
 CUSTOM_ID_LIMIT = 100
 """Discord's limit on a custom_id's length."""
@@ -225,6 +225,7 @@ async def _route(
     call: Callable[[ComponentRouter], Awaitable[None]],
 ) -> None:
     """Run a click's handler; every error goes to the one component error handler."""
+    speak_to(interaction)
     try:
         await call(router_of(interaction))
     except Exception as error:

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.errors import Refusal
 from engines import IllegalMove
+from i18n import N_, _, language_of, set_language
 from storage import StorageBusy, StorageCorrupt, StorageError, StorageFull, StorageReadOnly
 
 log = logging.getLogger(__name__)
@@ -35,17 +36,24 @@ MEMBER_OPTIONS = (discord.AppCommandOptionType.user, discord.AppCommandOptionTyp
 """Slash-command option types that name a member."""
 
 STORAGE_TEXTS: dict[type[StorageError], str] = {
-    StorageBusy: "My records are busy right now (another program holds them), so nothing was "
-                 "changed. Try again in a moment.",
-    StorageFull: "My disk is full, so nothing was saved. Please tell the bot's owner.",
-    StorageReadOnly: "I cannot write my records right now (they are read-only), so nothing "
-                     "was saved. Please tell the bot's owner.",
-    StorageCorrupt: "My records are damaged, so nothing was saved. Please tell the bot's owner.",
-    StorageError: "My records could not be written, so nothing was saved. Try again later.",
+    StorageBusy: N_("My records are busy right now (another program holds them), so nothing "
+                    "was changed. Try again in a moment."),
+    StorageFull: N_("My disk is full, so nothing was saved. Please tell the bot's owner."),
+    StorageReadOnly: N_("I cannot write my records right now (they are read-only), so nothing "
+                        "was saved. Please tell the bot's owner."),
+    StorageCorrupt: N_("My records are damaged, so nothing was saved. Please tell the bot's "
+                       "owner."),
+    StorageError: N_("My records could not be written, so nothing was saved. Try again later."),
 }
 """What a player hears when the database refuses a write (the operator reads the log)."""
 
-NOTHING_CHANGED = "Something went wrong on my side; nothing was changed. Please try again."
+NOTHING_CHANGED = N_("Something went wrong on my side; nothing was changed. Please try again.")
+
+
+def speak_to(interaction: Interaction) -> None:
+    """Answer this interaction in its member's language (their Discord client's): the rest of
+    its task writes in it; public messages choose their server's language themselves."""
+    set_language(language_of(str(interaction.locale)))
 
 
 def explain(error: BaseException) -> str | None:
@@ -53,18 +61,19 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, Refusal):
         return str(error)
     if isinstance(error, IllegalMove):
-        return str(error) or "That move is not allowed here."
+        return str(error) or _("That move is not allowed here.")
     if isinstance(error, StorageError):
-        return STORAGE_TEXTS.get(type(error), STORAGE_TEXTS[StorageError])
+        return _(STORAGE_TEXTS.get(type(error), STORAGE_TEXTS[StorageError]))
     if isinstance(error, app_commands.TransformerError):
+        value = repr(str(error.value)[:100])
         if error.type in MEMBER_OPTIONS:
-            return (f"I cannot find {str(error.value)[:100]!r} among this server's members: "
-                    "pick someone from the list Discord suggests.")
-        return f"I cannot read {str(error.value)[:100]!r} here: pick a value from the list."
+            return _("I cannot find {value} among this server's members: pick someone from "
+                     "the list Discord suggests.").format(value=value)
+        return _("I cannot read {value} here: pick a value from the list.").format(value=value)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in direct messages."
+        return _("This command works in a server channel, not in direct messages.")
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use this command here."
+        return _("You cannot use this command here.")
     return None
 
 
@@ -72,9 +81,10 @@ def unexpected_text() -> str:
     """What to say after an unexpected error: whether the user's move stands."""
     move = stored_move.get()
     if move is not None:
-        return (f"Your move `{move}` was stored and stands, but something went wrong on my side "
-                "while showing it. Use `/board` to see the current board.")
-    return NOTHING_CHANGED
+        return _("Your move `{move}` was stored and stands, but something went wrong on my "
+                 "side while showing it. Use `/board` to see the current board.").format(
+                     move=move)
+    return _(NOTHING_CHANGED)
 
 
 async def tell(interaction: Interaction, text: str) -> None:

@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engines", "renderers", "storage", "ai", "bot")
+PACKAGES = ("engines", "renderers", "storage", "ai", "bot", "i18n")
 
 ALLOWED: dict[str, set[str]] = {
     "engines": set(),
-    "renderers": {"engines"},
+    "i18n": set(),
+    "renderers": {"engines", "i18n"},
     "storage": set(),
     "ai": {"engines"},
-    "bot": {"engines", "renderers", "storage", "ai"},
+    "bot": {"engines", "renderers", "storage", "ai", "i18n"},
 }
 """Which first-party packages each package may import (besides itself)."""
 

@@ -114,3 +114,19 @@ def control_labels(message: discord.Message) -> list[str]:
 def the_bot(env: simcord.Env, world) -> MemberActor:
     """The bot as a member of the server, to name as an opponent."""
     return MemberActor(env, world.guild, UserHandle(env, env.backend.bot_user))
+
+
+def speaking(monkeypatch, locale: str, *actors) -> None:
+    """Give these members' Discord clients `locale` (simcord's interactions say en-US)."""
+    import simcord.actors as actors_module
+
+    ids = {actor.id for actor in actors}
+    real = actors_module._interactions.base_payload
+
+    def with_locale(*args: Any, **kwargs: Any) -> Any:
+        record, payload = real(*args, **kwargs)
+        if kwargs.get("user_id") in ids:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(actors_module._interactions, "base_payload", with_locale)

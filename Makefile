@@ -29,16 +29,16 @@ test: $(STAMP)
 # them in memory at start, so compiling is only for tools that want .mo files).
 POT := i18n/locales/ludotheque.pot
 i18n-extract: $(STAMP)
-	$(BIN)/pybabel extract --quiet -F babel.cfg --no-location --sort-output \
+	$(BIN)/pybabel -q extract -F babel.cfg --no-location --sort-output \
 		--msgid-bugs-address="" --project=Ludothèque -o $(POT) .
 
 i18n-update: i18n-extract
-	$(BIN)/pybabel update --quiet --no-fuzzy-matching --ignore-obsolete -i $(POT) \
+	$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i $(POT) \
 		-d i18n/locales -D ludotheque
 	$(BIN)/python -m i18n.english
 
 i18n-compile: $(STAMP)
-	$(BIN)/pybabel compile --quiet --statistics -d i18n/locales -D ludotheque
+	$(BIN)/pybabel -q compile --statistics -d i18n/locales -D ludotheque
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -23,6 +23,7 @@ from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_rout
 from bot.config import Settings
 from bot.deadlines import DeadlineService
 from bot.games import GAME_UIS
+from bot.languages import Languages
 from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.publisher import DiscordPublisher
 from bot.ratings import rate_game
@@ -31,6 +32,7 @@ from bot.replies import Interaction, on_app_command_error, speak_to, tell
 from bot.router import Router
 from bot.sessions import SessionManager
 from bot.timers import TimerLoop
+from i18n import DEFAULT_LANGUAGE, language_of, translate
 from storage import Database
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,26 @@ REQUIRED_PERMISSIONS = discord.Permissions(
     create_public_threads=True, embed_links=True, attach_files=True, read_message_history=True,
 )
 """What the bot needs in a channel to run games there (the invite link asks for these)."""
+
+
+NAMES = (app_commands.TranslationContextLocation.command_name,
+         app_commands.TranslationContextLocation.group_name,
+         app_commands.TranslationContextLocation.parameter_name)
+"""Command and option names stay English for everyone, so members and docs share them."""
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Commands' descriptions and choices in each member's client language, from the
+    catalogues (Discord shows them; names stay as typed in English)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        """The French text of a description or choice; None keeps the English one."""
+        language = language_of(str(locale))
+        if language is DEFAULT_LANGUAGE or context.location in NAMES:
+            return None
+        text = translate(language, string.message)
+        return text if text != string.message else None
 
 
 class LudothequeTree(app_commands.CommandTree[discord.Client]):
@@ -62,6 +84,7 @@ class Ludotheque(commands.Bot):
     timers: TimerLoop
     thinker: Thinker
     painter: Painter
+    languages: Languages
     _router: Router
 
     def __init__(self, settings: Settings) -> None:
@@ -86,8 +109,9 @@ class Ludotheque(commands.Bot):
                         else ThreadThinker())
         self.painter = (ProcessPainter(self.settings.render_workers)
                         if self.settings.render_workers else ThreadPainter())
+        self.languages = Languages(self.db, self._preferred_locale)
         self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker,
-                                       painter=self.painter,
+                                       painter=self.painter, languages=self.languages,
                                        archive_after=self.settings.archive_after)
         self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher)
         self.records = RecordsService(self.db, GAME_UIS)
@@ -100,7 +124,8 @@ class Ludotheque(commands.Bot):
         await self.add_cog(Lobby(self.challenges))
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
-        await self.add_cog(PlayerSettings(self.deadlines))
+        await self.add_cog(PlayerSettings(self.deadlines, self.languages))
+        await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume()
 
@@ -112,8 +137,15 @@ class Ludotheque(commands.Bot):
         else:
             await self.tree.sync()
 
+    def _preferred_locale(self, guild_id: int) -> str | None:
+        """A server's preferred locale, from the gateway's cache."""
+        guild = self.get_guild(guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
+
     async def on_interaction(self, interaction: Interaction) -> None:
-        """Answer a click no component will take (a forged or unknown custom_id)."""
+        """Note the member's locale (for their DMs); answer a click no component will take
+        (a forged or unknown custom_id)."""
+        await self.languages.saw_member(interaction.user.id, str(interaction.locale))
         if interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, object] = interaction.data or {}

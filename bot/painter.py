@@ -17,6 +17,7 @@ from multiprocessing import get_context
 from typing import Protocol
 
 from engines import GAMES
+from i18n import current_language
 from renderers import render
 
 View = Mapping[str, object]
@@ -54,10 +55,11 @@ class ProcessPainter:
 
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:
-        """Draw in a worker process (plain data in, bytes out)."""
+        """Draw in a worker process (plain data in, bytes out), in the current language."""
         loop = asyncio.get_running_loop()
         draw = partial(render, dict(view), highlight, preview=preview,
-                       names=None if names is None else list(names))
+                       names=None if names is None else list(names),
+                       language=current_language().value)
         return await loop.run_in_executor(self._pool, draw)
 
     def close(self) -> None:
@@ -70,8 +72,9 @@ class ThreadPainter:
 
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:
-        """Draw in a thread."""
-        return await asyncio.to_thread(render, view, highlight, preview=preview, names=names)
+        """Draw in a thread, in the current language."""
+        return await asyncio.to_thread(render, view, highlight, preview=preview, names=names,
+                                       language=current_language().value)
 
     def close(self) -> None:
         """Nothing to stop."""

@@ -24,6 +24,7 @@ from bot.board import board_post, draw_board, last_shown_move, timeout_choice_po
 from bot.clock import turn_timers
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn
+from bot.languages import Languages
 from bot.painter import Painter, ThreadPainter
 from bot.publisher import (
     InteractionPublisher,
@@ -35,6 +36,7 @@ from bot.publisher import (
 )
 from bot.replies import stored_move
 from engines import CHANCE, GAMES, EndReason, GameState, Result
+from i18n import Language, use_language
 from storage import (
     Database,
     GameRecord,
@@ -144,6 +146,7 @@ class GameSession:
     def __init__(self, record: GameRecord, state: AnyState, *, db: Database, ui: GameUI[Any],
                  publisher: Publisher, thinker: Thinker | None = None,
                  painter: Painter | None = None,
+                 languages: Languages | None = None,
                  archive_after: timedelta | None = None,
                  timers_changed: Callable[[datetime | None], None] = lambda _: None) -> None:
         self._record = record
@@ -153,6 +156,7 @@ class GameSession:
         self.publisher = publisher
         self.thinker = thinker
         self.painter = painter or ThreadPainter()
+        self.languages = languages or Languages(db)
         self.archive_after = archive_after
         """How long a finished game's thread stays open; None: it is never archived."""
         self.timers_changed = timers_changed
@@ -379,8 +383,9 @@ class GameSession:
             elif len(self._record.seats) >= 3:
                 await self._hand_to_ai(seat, TIMED_OUT, unrated=False)
             else:
-                self._timeout_choice = await self.publisher.post(
-                    self._record.channel_id, timeout_choice_post(self, seat, others))
+                with use_language(await self.public_language()):
+                    post = timeout_choice_post(self, seat, others)
+                self._timeout_choice = await self.publisher.post(self._record.channel_id, post)
 
     async def _end_on_time(self, seat: int) -> Turn:
         winners = [s for s in range(self._state.num_players) if s != seat]
@@ -569,6 +574,7 @@ class GameSession:
         if self._timeout_choice is not None:  # the absent player came back: no choice left
             await self._retire(self._timeout_choice)
             self._timeout_choice = None
+        language = await self.public_language()
         try:
             self._shown_since = await self.show_turn(turn, via)
         except PublishFailed as failure:
@@ -577,8 +583,10 @@ class GameSession:
             log.warning("game %s: could not announce ply %s: %s", self.id, self.ply, failure)
             note = await self._board_failed(failure)
         if self._record.status is not GameStatus.ABORTED:
-            for notice in self.ui.after_announce(self, turn):
-                await self._deliver(notice)
+            with use_language(language):
+                notices = self.ui.after_announce(self, turn)
+            for notice in notices:
+                await self._deliver(notice, language)
         self.schedule_ai()
         return replace(turn, note=note) if note else turn
 
@@ -687,18 +695,24 @@ class GameSession:
         if self._mender is not None:
             self._mender.cancel()
 
-    async def _deliver(self, notice: Notice | PrivateNote) -> None:
+    async def _deliver(self, notice: Notice | PrivateNote, language: Language) -> None:
+        """Post a notice (written in the server's `language`), or DM private information in
+        its member's language (in the thread, in the server's, if their DMs are closed)."""
         channel = self._record.channel_id
         try:
             if isinstance(notice, Notice):
                 await self.publisher.post(channel, Post(embed=notice.embed))
                 return
             try:
-                await self.publisher.direct_message(notice.user_id, notice.text)
+                with use_language(await self.languages.of_member(notice.user_id)):
+                    text = notice.text()
+                await self.publisher.direct_message(notice.user_id, text)
             except PublishFailed:
                 log.info("game %s: could not DM %s", self.id, notice.user_id)
+                with use_language(language):
+                    fallback = notice.fallback()
                 await self.publisher.post(channel, Post(
-                    notice.fallback, mentions=discord.AllowedMentions(users=True)))
+                    fallback, mentions=discord.AllowedMentions(users=True)))
         except PublishFailed:
             log.exception("game %s: could not deliver a notice", self.id)
 
@@ -732,15 +746,21 @@ class GameSession:
         return await self.post_board(addressee if addressee is not None else actor, via=via)
 
     async def _board_content(self, seat: int | None, *, repost: bool = False) -> Post:
-        """The board for `seat`: what it has not seen since its last turn, and the picture."""
+        """The board for `seat`: what it has not seen since its last turn, and the picture,
+        in the server's language."""
         shown: Sequence[NewMove] = []
         decisions = 0
         if seat is not None:
             log_moves, decisions = await self.db.turn_log(self.id, seat)
             shown = [NewMove(m.seat, m.user_id, m.kind, m.move) for m in log_moves]
-        png = await draw_board(self, last_shown_move(shown))
-        return board_post(self, self.ui, shown, png, decisions=decisions,
-                          show_options=repost or decisions == 0)
+        with use_language(await self.public_language()):
+            png = await draw_board(self, last_shown_move(shown))
+            return board_post(self, self.ui, shown, png, decisions=decisions,
+                              show_options=repost or decisions == 0)
+
+    async def public_language(self) -> Language:
+        """The language of the game's public messages and pictures: its server's."""
+        return await self.languages.of_server(self._record.guild_id)
 
     async def _edit_board(self, message_id: int, seat: int | None,
                           via: Publisher | None = None) -> None:
@@ -787,6 +807,7 @@ class SessionManager:
     def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]],
                  publisher: Publisher, thinker: Thinker | None = None, *,
                  painter: Painter | None = None,
+                 languages: Languages | None = None,
                  archive_after: timedelta | None = None,
                  capacity: int = SESSION_CAPACITY) -> None:
         self.db = db
@@ -794,6 +815,7 @@ class SessionManager:
         self.publisher = publisher
         self.thinker = thinker
         self.painter = painter or ThreadPainter()
+        self.languages = languages or Languages(db)
         self.archive_after = archive_after
         self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
@@ -832,7 +854,7 @@ class SessionManager:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,
                               thinker=self.thinker, painter=self.painter,
-                              archive_after=self.archive_after,
+                              languages=self.languages, archive_after=self.archive_after,
                               timers_changed=lambda due: self.timers_changed(due))
         self._sessions[record.id] = session
         if record.status is GameStatus.RUNNING:

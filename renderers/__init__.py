@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
+from i18n import DEFAULT_LANGUAGE, Language, use_language
 from renderers.grabuge import render_grabuge
 from renderers.granat import render_granat
 from renderers.graps import render_graps
@@ -46,14 +47,17 @@ def render(
     *,
     preview: bool = False,
     names: Sequence[str] | None = None,
+    language: str = DEFAULT_LANGUAGE.value,
 ) -> bytes:
-    """PNG of `view`, marking `highlight` (last move, or with `preview` the move being composed)."""
+    """PNG of `view`, marking `highlight` (last move, or with `preview` the move being
+    composed), its words in `language`."""
     game = view.get("game") if isinstance(view, Mapping) else None
     renderer = RENDERERS.get(game) if isinstance(game, str) else None
     if renderer is None:
         known = ", ".join(sorted(RENDERERS))
         raise ValueError(f"no renderer for game {game!r} (known: {known})")
-    return renderer(view, highlight, preview=preview, names=names)
+    with use_language(Language(language)):
+        return renderer(view, highlight, preview=preview, names=names)
 
 
 __all__ = ["RENDERERS", "Renderer", "render"]

@@ -690,6 +690,32 @@ class Database:
                ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders""",
             (user_id, int(wanted)))
 
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose (`/settings language:`), or None."""
+        rows = await self._fetch("SELECT language FROM server_settings WHERE guild_id = ?",
+                                 (guild_id,))
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def set_server_language(self, guild_id: int, language: str) -> None:
+        """Remember a server's language."""
+        await self._write(
+            """INSERT INTO server_settings (guild_id, language) VALUES (?, ?)
+               ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language""",
+            (guild_id, language))
+
+    async def member_locale(self, user_id: int) -> str | None:
+        """A member's last known Discord locale, or None."""
+        rows = await self._fetch("SELECT locale FROM player_settings WHERE user_id = ?",
+                                 (user_id,))
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def set_member_locale(self, user_id: int, locale: str) -> None:
+        """Remember a member's Discord locale (their DMs are written in its language)."""
+        await self._write(
+            """INSERT INTO player_settings (user_id, locale) VALUES (?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale""",
+            (user_id, locale))
+
     async def abort_game(self, game_id: int, *, now: datetime) -> bool:
         """Mark a running game aborted (it counts for no rating); False if it was not running."""
         stamp = now.isoformat()

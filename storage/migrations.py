@@ -196,6 +196,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE games ADD COLUMN to_move INTEGER",
         ),
     ),
+    Migration(
+        8,
+        "each server's language, and each member's last known Discord locale (for DMs)",
+        (
+            """
+            CREATE TABLE server_settings (
+                guild_id INTEGER PRIMARY KEY,
+                language TEXT
+            )
+            """,
+            "ALTER TABLE player_settings ADD COLUMN locale TEXT",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -216,7 +229,8 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     ),
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
-    "player_settings": ("user_id", "dm_reminders"),
+    "player_settings": ("user_id", "dm_reminders", "locale"),
+    "server_settings": ("guild_id", "language"),
     "ratings": (
         "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",
         "wins", "draws", "losses", "streak", "best_streak",

@@ -7,7 +7,7 @@ protocol (which the session implements) and never import the services.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -52,11 +52,14 @@ class Notice:
 
 @dataclass(frozen=True)
 class PrivateNote:
-    """Private information for one player: sent by DM, `fallback` in the thread if DMs fail."""
+    """Private information for one player: sent by DM, `fallback` in the thread if DMs fail.
+
+    Both are written when sent, each in its reader's language: `text` in the member's (their
+    last known Discord locale), `fallback` in the server's (it is posted in the thread)."""
 
     user_id: int
-    text: str
-    fallback: str
+    text: Callable[[], str]
+    fallback: Callable[[], str]
 
 
 class Table(Protocol[StateT_co]):

@@ -9,6 +9,7 @@ button under every board (so a player with closed DMs is never stuck).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import discord
@@ -514,10 +515,15 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         for seat in range(len(table.names)):
             user_id = table.record.user_at(seat)
             notes.append(PrivateNote(
-                user_id, self.contract_text(table, seat),
-                fallback=f"<@{user_id}>, I could not DM you: use the **My contract** button "
-                         "under the board to see your contract."))
+                user_id, partial(self.contract_text, table, seat),
+                fallback=partial(self.no_dm_text, user_id)))
         return notes
+
+    @staticmethod
+    def no_dm_text(user_id: int) -> str:
+        """Said in the thread when a member's contract could not be sent by DM."""
+        return (f"<@{user_id}>, I could not DM you: use the **My contract** button under the "
+                "board to see your contract.")
 
     def score_embed(self, table: Table[KrautRubenState], summary: Mapping[str, Any],
                     state: KrautRubenState) -> discord.Embed:

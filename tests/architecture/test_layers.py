@@ -28,7 +28,7 @@ ALLOWED: dict[str, set[str]] = {
 BOT_LAYERS: list[set[str]] = [
     {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock",
      "bot.painter"},
-    {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers"},
+    {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
     {"bot.components"},
     {"bot.games.base"},
     {"bot.games.common"},

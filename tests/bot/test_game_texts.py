@@ -10,7 +10,14 @@ import pytest
 
 from bot.cogs.options import command_options
 from bot.games import GAME_UIS
-from bot.games.base import Turn, describe_options, option_value_text, players_text, plural
+from bot.games.base import (
+    PrivateNote,
+    Turn,
+    describe_options,
+    option_value_text,
+    players_text,
+    plural,
+)
 from bot.sessions import game_title
 from engines import GAMES, EndReason, GameState, Result
 from engines.base import choice_option
@@ -124,7 +131,8 @@ def test_kraut_and_ruben_deals_each_contract_privately_with_a_fallback() -> None
     notes = GAME_UIS["kraut_ruben"].after_announce(
         fake, Turn([NewMove(None, None, MoveKind.CHANCE, "contract:1")], state))
     assert [getattr(n, "user_id", None) for n in notes] == [ALICE, BOB]
-    assert all("secret contract" in getattr(n, "text", "") for n in notes)
+    assert all(isinstance(n, PrivateNote) and "secret contract" in n.text()
+               and "could not DM you" in n.fallback() for n in notes)
     assert CAROL not in [getattr(n, "user_id", None) for n in notes]
 
 

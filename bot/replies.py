@@ -61,7 +61,7 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, Refusal):
         return str(error)
     if isinstance(error, IllegalMove):
-        return str(error) or _("That move is not allowed here.")
+        return illegal_move_text(error)
     if isinstance(error, StorageError):
         return _(STORAGE_TEXTS.get(type(error), STORAGE_TEXTS[StorageError]))
     if isinstance(error, app_commands.TransformerError):
@@ -75,6 +75,13 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return _("You cannot use this command here.")
     return None
+
+
+def illegal_move_text(error: IllegalMove) -> str:
+    """Why a move is illegal, in the current language (the engine's words, translated)."""
+    if not error.template:
+        return str(error) or _("That move is not allowed here.")
+    return _(error.template).format(**error.params) if error.params else _(error.template)
 
 
 def unexpected_text() -> str:

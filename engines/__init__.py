@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import CHANCE, EndReason, Game, GameState, IllegalMove, Result, ResultDict
+from engines.base import (
+    CHANCE,
+    N_,
+    EndReason,
+    Game,
+    GameState,
+    IllegalMove,
+    Result,
+    ResultDict,
+    Why,
+)
 from engines.grabuge import GRABUGE
 from engines.granat import GRANAT
 from engines.graps import GRAPS
@@ -19,10 +29,12 @@ GAMES: dict[str, Game[GameState[Any, Any]]] = {
 __all__ = [
     "CHANCE",
     "GAMES",
+    "N_",
     "EndReason",
     "Game",
     "GameState",
     "IllegalMove",
     "Result",
     "ResultDict",
+    "Why",
 ]

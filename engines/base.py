@@ -13,8 +13,38 @@ CHANCE = -1
 """`current_player` value when a random event must be resolved by the driver."""
 
 
+def N_(message: str) -> str:
+    """Mark an engine's message for translation: the bot says it in the player's language
+    (`i18n`); engines stay pure and speak English."""
+    return message
+
+
+@dataclass(frozen=True)
+class Why:
+    """A reason in English with its placeholders' values: the bot translates `template`,
+    then fills it (`str(why)` is the English sentence)."""
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params) if self.params else self.template
+
+
 class IllegalMove(ValueError):
-    """A move the current player cannot make; the message says why in plain words."""
+    """A move the current player cannot make; the message says why in plain words.
+
+    `template` is the English message, its `{name}` placeholders filled from `params`, so the
+    bot can translate it before filling them; `str(error)` is the English sentence.
+    """
+
+    def __init__(self, template: str | Why = "", **params: object) -> None:
+        if isinstance(template, Why):
+            params = {**template.params, **params}
+            template = template.template
+        self.template: str = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
 
 
 class EndReason(StrEnum):
@@ -146,7 +176,7 @@ class GameState(ABC, Generic[MoveT, ViewT]):
         """Turn notation into a move object; raise IllegalMove when it cannot be read."""
 
     @abstractmethod
-    def _why_illegal(self, move: MoveT) -> str:
+    def _why_illegal(self, move: MoveT) -> str | Why:
         """A plain-words reason why a well-formed move is not legal here."""
 
     @abstractmethod
@@ -174,7 +204,7 @@ class GameState(ABC, Generic[MoveT, ViewT]):
     def chance_outcomes(self) -> list[tuple[MoveT, float]]:
         """At a chance node, [(outcome, probability)]; equiprobable unless overridden."""
         if self.current_player != CHANCE:
-            raise IllegalMove("there is no random event to resolve now")
+            raise IllegalMove(N_("there is no random event to resolve now"))
         outcomes = self._legal_moves()
         return [(outcome, 1 / len(outcomes)) for outcome in outcomes]
 
@@ -195,7 +225,7 @@ class GameState(ABC, Generic[MoveT, ViewT]):
     def _checked(self, move: MoveT | str) -> MoveT:
         """The parsed move if legal now, else IllegalMove; override to check without listing."""
         if self.is_over():
-            raise IllegalMove("the game is over")
+            raise IllegalMove(N_("the game is over"))
         parsed = self.parse_move(move) if isinstance(move, str) else move
         if parsed not in self._legal_moves():
             raise IllegalMove(self._why_illegal(parsed))

@@ -10,7 +10,6 @@ from storage.database import (
     Rater,
     StaleGame,
     Transaction,
-    Written,
     sqlite_path,
 )
 from storage.errors import (
@@ -37,6 +36,7 @@ from storage.models import (
     Timer,
     TimerEvent,
 )
+from storage.sql import Executor, Row, Values, Written
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -48,6 +48,7 @@ __all__ = [
     "ChallengeStatus",
     "Database",
     "DatabaseUnusable",
+    "Executor",
     "GameRecord",
     "GameStatus",
     "GameSummary",
@@ -58,6 +59,7 @@ __all__ = [
     "NewTimer",
     "Rater",
     "RatingRow",
+    "Row",
     "Seat",
     "StaleGame",
     "StorageBusy",
@@ -68,6 +70,7 @@ __all__ = [
     "Timer",
     "TimerEvent",
     "Transaction",
+    "Values",
     "Written",
     "sqlite_path",
 ]

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -53,6 +54,7 @@ from storage.models import (
     Timer,
     TimerEvent,
 )
+from storage.sql import Executor, Row, Values, Work, Written, drive
 
 DEFAULT_DATABASE_URL = "sqlite:///data/ludotheque.db"
 
@@ -62,7 +64,8 @@ within Discord's 3 s interaction window rather than after it."""
 
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], T]
+ThreadWork = Callable[[sqlite3.Connection], T]
+"""Statements run directly on a SQLite connection, on its thread."""
 
 Rater = Callable[[GameSummary, int, Callable[[int], RatingRow | None]], list[RatingRow]]
 """Rates one finished game in one scope: given the game, the scope and a lookup of the players'
@@ -93,14 +96,6 @@ class NewMove:
     move: str
 
 
-@dataclass(frozen=True)
-class Written:
-    """What one write statement did."""
-
-    rowcount: int
-    lastrowid: int | None
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -113,20 +108,58 @@ def _timer_rows(game_id: int, timers: Sequence[NewTimer]) -> list[tuple[Any, ...
     return [(game_id, t.event.value, t.due_at.timestamp(), t.ply, t.seat) for t in timers]
 
 
-def _replace_turn(connection: sqlite3.Connection, game_id: int, deadline: datetime | None,
-                  timers: Sequence[NewTimer]) -> None:
+async def _replace_turn(sql: Executor, game_id: int, deadline: datetime | None,
+                        timers: Sequence[NewTimer]) -> None:
     """Set the turn's deadline and swap the game's turn timers for `timers` (same transaction)."""
-    connection.execute("UPDATE games SET deadline = ? WHERE id = ?",
-                       (deadline.isoformat() if deadline else None, game_id))
-    connection.execute(
+    await sql.execute("UPDATE games SET deadline = ? WHERE id = ?",
+                      (deadline.isoformat() if deadline else None, game_id))
+    await sql.execute(
         "DELETE FROM timers WHERE game_id = ? AND event IN (SELECT value FROM json_each(?))",
-        (game_id, _dumps([event.value for event in TURN_EVENTS])))
-    connection.executemany(
+        (game_id, Values([event.value for event in TURN_EVENTS])))
+    await sql.executemany(
         "INSERT INTO timers (game_id, event, due_at, ply, seat) VALUES (?, ?, ?, ?, ?)",
         _timer_rows(game_id, timers))
 
 
-async def _call(connection: aiosqlite.Connection, work: Work[T]) -> T:
+class SqliteExecutor:
+    """Statements on a SQLite connection, on its thread: each await answers at once, so a
+    whole work runs in one call to the thread (`drive`)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Written:
+        """Run one statement."""
+        cursor = self._connection.execute(sql, _bind(params))
+        return Written(cursor.rowcount, cursor.lastrowid)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement per row of parameters."""
+        self._connection.executemany(sql, [_bind(row) for row in rows])
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query."""
+        return list(self._connection.execute(sql, _bind(params)).fetchall())
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or None."""
+        row: Row | None = self._connection.execute(sql, _bind(params)).fetchone()
+        return row
+
+
+def _bind(params: Sequence[Any]) -> list[Any]:
+    """Parameters as sqlite3 takes them (a `Values` list as JSON for `json_each`)."""
+    return [value.as_json() if isinstance(value, Values) else value for value in params]
+
+
+def _on_thread(work: Work[T]) -> ThreadWork[T]:
+    """A work as statements on the connection's own thread (one round trip)."""
+    return lambda connection: drive(work(SqliteExecutor(connection)))
+
+
+async def _call(connection: aiosqlite.Connection, work: ThreadWork[T]) -> T:
     """Run `work` on the connection's thread: one round trip for any number of statements.
 
     aiosqlite queues calls to its thread in order, so a rollback queued after a cancelled call
@@ -148,26 +181,22 @@ class Transaction:
         self._begun = False
 
     async def run(self, work: Work[T]) -> T:
-        """Run `work(connection)` inside the transaction, in one round trip to the thread."""
+        """Run `work` inside the transaction, in one round trip to the thread."""
         first, self._begun = not self._begun, True
+        statements = _on_thread(work)
 
         def step(connection: sqlite3.Connection) -> T:
             if first:
                 connection.execute("BEGIN IMMEDIATE")
             elif not connection.in_transaction:
                 raise StorageError("SQLite rolled the transaction back after an error")
-            return work(connection)
+            return statements(connection)
 
         return await _call(self._connection, step)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Written:
         """Run one write statement."""
-
-        def step(connection: sqlite3.Connection) -> Written:
-            cursor = connection.execute(sql, params)
-            return Written(cursor.rowcount, cursor.lastrowid)
-
-        return await self.run(step)
+        return await self.run(lambda executor: executor.execute(sql, params))
 
     async def _end(self, *, commit: bool) -> None:
         if not self._begun:
@@ -302,11 +331,12 @@ class Database:
         if self._tx is not None and self._owner is asyncio.current_task():
             return await self._tx.run(work)
         cancelled = threading.Event()
+        statements = _on_thread(work)
 
         def whole(connection: sqlite3.Connection) -> T:
             connection.execute("BEGIN IMMEDIATE")
             try:
-                done = work(connection)
+                done = statements(connection)
                 if cancelled.is_set():
                     raise asyncio.CancelledError
             except BaseException:
@@ -334,13 +364,14 @@ class Database:
 
     async def _read(self, work: Work[T]) -> T:
         """Run a read on the reader, in one snapshot of the last committed state."""
+        statements = _on_thread(work)
 
         def snapshot(connection: sqlite3.Connection) -> T:
             if connection.in_transaction:  # one connection, inside this task's transaction
-                return work(connection)
+                return statements(connection)
             connection.execute("BEGIN")
             try:
-                return work(connection)
+                return statements(connection)
             finally:
                 _end_read(connection)
 
@@ -359,20 +390,15 @@ class Database:
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> Written:
         """Run one write statement in its own transaction (one round trip)."""
+        return await self.write(lambda executor: executor.execute(sql, params))
 
-        def step(connection: sqlite3.Connection) -> Written:
-            cursor = connection.execute(sql, params)
-            return Written(cursor.rowcount, cursor.lastrowid)
-
-        return await self.write(step)
-
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return await self._read(lambda c: c.execute(sql, params).fetchall())
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self._read(lambda executor: executor.fetch(sql, params))
 
     # -- checks at start ----------------------------------------------------------------
 
     async def _check_integrity(self) -> None:
-        rows = await self._read(lambda c: c.execute("PRAGMA quick_check").fetchall())
+        rows = await self._fetch("PRAGMA quick_check")
         found = [str(row[0]) for row in rows]
         if found != ["ok"]:
             problem = "; ".join(
@@ -387,10 +413,10 @@ class Database:
             )
 
     async def _check_schema(self) -> None:
-        def columns(connection: sqlite3.Connection) -> dict[str, set[str]]:
+        async def columns(sql: Executor) -> dict[str, set[str]]:
             return {
-                table: {row[0] for row in connection.execute(
-                    "SELECT name FROM pragma_table_info(?)", (table,)).fetchall()}
+                table: {row["name"] for row in await sql.fetch(
+                    "SELECT name FROM pragma_table_info(?)", (table,))}
                 for table in SCHEMA
             }
 
@@ -424,10 +450,7 @@ class Database:
     async def schema_version(self) -> int:
         """The last migration applied (0 for an empty database)."""
 
-        def version(connection: sqlite3.Connection) -> int:
-            return _schema_version(connection)
-
-        return await self._read(version)
+        return await self._read(_schema_version)
 
     async def migrate(self, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
         """Apply every migration newer than the schema, each in its own transaction.
@@ -438,18 +461,18 @@ class Database:
         applied = []
         for migration in sorted(migrations, key=lambda m: m.version):
 
-            def step(connection: sqlite3.Connection, migration: Migration = migration) -> bool:
-                connection.execute(
+            async def step(sql: Executor, migration: Migration = migration) -> bool:
+                await sql.execute(
                     "CREATE TABLE IF NOT EXISTS schema_version "
                     "(version INTEGER NOT NULL, applied_at TEXT)"
                 )
-                if migration.version <= _schema_version(connection):
+                if migration.version <= await _schema_version(sql):
                     return False
                 for statement in migration.statements:
-                    connection.execute(statement)
-                connection.execute(
-                    "INSERT INTO schema_version (version, applied_at) VALUES (?, datetime('now'))",
-                    (migration.version,),
+                    await sql.execute(statement)
+                await sql.execute(
+                    "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                    (migration.version, datetime.now(UTC).isoformat()),
                 )
                 return True
 
@@ -495,18 +518,18 @@ class Database:
         stamp = now.isoformat()
         seat_rows = [(s.seat, s.user_id, s.display_name) for s in seats]
 
-        def insert(connection: sqlite3.Connection) -> int:
-            cursor = connection.execute(
+        async def insert(sql: Executor) -> int:
+            row = await sql.fetchrow(
                 """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed,
                                       state, ply, status, created_at, updated_at, clock,
                                       to_move)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""",
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id""",
                 (game, guild_id, channel_id, parent_id, _dumps(options), rng_seed,
                  _dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock, to_move),
             )
-            game_id = cursor.lastrowid
-            assert game_id is not None  # set by every successful INSERT
-            connection.executemany(
+            assert row is not None  # RETURNING gives the new row's id
+            game_id = int(row["id"])
+            await sql.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
                 [(game_id, *row) for row in seat_rows],
             )
@@ -594,28 +617,28 @@ class Database:
         rows = [(game_id, expected_ply + i + 1, m.seat, m.user_id, m.kind.value, m.move, stamp)
                 for i, m in enumerate(moves)]
 
-        def write(connection: sqlite3.Connection) -> None:
-            cursor = connection.execute(
+        async def write(sql: Executor) -> None:
+            written = await sql.execute(
                 """UPDATE games SET state = ?, ply = ?, status = ?, result = ?, updated_at = ?,
                                      finished_at = ?, to_move = ?
                    WHERE id = ? AND ply = ? AND status = ?""",
                 update,
             )
-            if cursor.rowcount != 1:
+            if written.rowcount != 1:
                 raise StaleGame(f"game {game_id} is no longer at ply {expected_ply}")
-            connection.executemany(
+            await sql.executemany(
                 """INSERT INTO moves (game_id, ply, seat, user_id, kind, move, created_at)
                    VALUES (?, ?, ?, ?, ?, ?, ?)""",
                 rows,
             )
-            _replace_turn(connection, game_id, deadline, timers)
-            connection.executemany(
+            await _replace_turn(sql, game_id, deadline, timers)
+            await sql.executemany(
                 "UPDATE seats SET stand_in = ? WHERE game_id = ? AND seat = ?",
                 [(level, game_id, seat) for seat, level in (stand_ins or {}).items()])
             if unrated:
-                connection.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
+                await sql.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
             if result is not None and self._rater is not None:
-                _rate_safely(connection, self._rater)
+                await _rate_safely(sql, self._rater)
 
         await self.write(write)
         return new_ply
@@ -625,13 +648,13 @@ class Database:
         """Give the turn at `ply` its deadline and timers (replacing the game's turn timers);
         False when the game is no longer running at that ply."""
 
-        def write(connection: sqlite3.Connection) -> bool:
-            current = connection.execute(
+        async def write(sql: Executor) -> bool:
+            current = await sql.fetchrow(
                 "SELECT 1 FROM games WHERE id = ? AND ply = ? AND status = ?",
-                (game_id, ply, GameStatus.RUNNING.value)).fetchone()
+                (game_id, ply, GameStatus.RUNNING.value))
             if current is None:
                 return False
-            _replace_turn(connection, game_id, deadline, timers)
+            await _replace_turn(sql, game_id, deadline, timers)
             return True
 
         return await self.write(write)
@@ -668,7 +691,7 @@ class Database:
     async def add_abort_vote(self, game_id: int, user_id: int) -> bool:
         """Record that a player asks to abort; False if they had asked already."""
         written = await self._write(
-            "INSERT OR IGNORE INTO abort_votes (game_id, user_id) VALUES (?, ?)",
+            "INSERT INTO abort_votes (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
             (game_id, user_id))
         return written.rowcount == 1
 
@@ -744,18 +767,18 @@ class Database:
         self, user_id: int, *, guild_id: int | None = None, limit: int = 10
     ) -> list[GameSummary]:
         """A player's latest games that ended (finished or aborted), newest first."""
-        sql = f"""SELECT {SUMMARY_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id
-                  WHERE s.user_id = ? AND g.status != ?"""
+        query = f"""SELECT {SUMMARY_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id
+                    WHERE s.user_id = ? AND g.status != ?"""
         params: list[Any] = [user_id, GameStatus.RUNNING.value]
         if guild_id is not None:
-            sql += " AND g.guild_id = ?"
+            query += " AND g.guild_id = ?"
             params.append(guild_id)
-        sql += " ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC LIMIT ?"
+        query += " ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC LIMIT ?"
         params.append(limit)
 
-        def read(connection: sqlite3.Connection) -> list[GameSummary]:
-            rows = connection.execute(sql, params).fetchall()
-            seats = _seats_of(connection, [row["id"] for row in rows])
+        async def read(sql: Executor) -> list[GameSummary]:
+            rows = await sql.fetch(query, params)
+            seats = await _seats_of(sql, [row["id"] for row in rows])
             return [_summary(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
@@ -769,30 +792,30 @@ class Database:
         if rater is None:
             return 0
         while True:
-            count = await self.write(lambda connection: _apply_ratings(connection, rater))
+            count = await self.write(lambda sql: _apply_ratings(sql, rater))
             done += count
             if count < RATING_BATCH:
                 return done
 
     async def unrated_backlog(self) -> int:
         """Finished games whose result is not in the ratings table yet."""
-        rows = await self._fetch(f"SELECT COUNT(*) FROM games WHERE {_TO_RATE}")
-        return int(rows[0][0])
+        rows = await self._fetch(f"SELECT COUNT(*) AS n FROM games WHERE {_TO_RATE}")
+        return int(rows[0]["n"])
 
     async def leaderboard(
         self, game: str, scope: int, *, offset: int, limit: int
     ) -> tuple[list[RatingRow], int]:
         """One page of a leaderboard, best first, and how many players it ranks."""
 
-        def read(connection: sqlite3.Connection) -> tuple[list[RatingRow], int]:
-            rows = connection.execute(
+        async def read(sql: Executor) -> tuple[list[RatingRow], int]:
+            rows = await sql.fetch(
                 f"""SELECT * FROM ratings WHERE game = ? AND scope = ?
                     ORDER BY {RANK_ORDER} LIMIT ? OFFSET ?""",
-                (game, scope, limit, offset)).fetchall()
-            total = connection.execute(
-                "SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ?",
-                (game, scope)).fetchone()[0]
-            return [_rating(row) for row in rows], int(total)
+                (game, scope, limit, offset))
+            total = await sql.fetchrow(
+                "SELECT COUNT(*) AS n FROM ratings WHERE game = ? AND scope = ?", (game, scope))
+            assert total is not None  # COUNT always gives a row
+            return [_rating(row) for row in rows], int(total["n"])
 
         return await self._read(read)
 
@@ -828,22 +851,21 @@ class Database:
         the last decision of anyone else): every move of the others since it last played,
         then its own moves of this turn.
         """
-        params = {"game": game_id, "seat": seat, "player": MoveKind.PLAYER.value}
+        player = MoveKind.PLAYER.value
 
-        def read(connection: sqlite3.Connection) -> tuple[list[MoveRecord], int]:
-            decisions = connection.execute(
-                "SELECT COUNT(*) FROM moves WHERE game_id = :game AND kind = :player",
-                params).fetchone()[0]
-            since = connection.execute(
-                """SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = :game
-                   AND kind = :player AND seat = :seat AND ply <= (
-                       SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = :game
-                       AND kind = :player AND seat != :seat)""",
-                params).fetchone()[0]
-            rows = connection.execute(
-                "SELECT * FROM moves WHERE game_id = :game AND ply > :since ORDER BY ply",
-                {**params, "since": since}).fetchall()
-            return [_move(row) for row in rows], int(decisions)
+        async def read(sql: Executor) -> tuple[list[MoveRecord], int]:
+            counts = await sql.fetchrow(
+                """SELECT (SELECT COUNT(*) FROM moves WHERE game_id = ? AND kind = ?) AS decisions,
+                          (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?
+                           AND kind = ? AND seat = ? AND ply <= (
+                               SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?
+                               AND kind = ? AND seat != ?)) AS since""",
+                (game_id, player, game_id, player, seat, game_id, player, seat))
+            assert counts is not None  # a SELECT of two subqueries gives one row
+            rows = await sql.fetch(
+                "SELECT * FROM moves WHERE game_id = ? AND ply > ? ORDER BY ply",
+                (game_id, counts["since"]))
+            return [_move(row) for row in rows], int(counts["decisions"])
 
         return await self._read(read)
 
@@ -852,12 +874,12 @@ class Database:
         rows = await self._fetch("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [_move(row) for row in rows]
 
-    async def _games(self, sql: str, params: Sequence[Any]) -> list[GameRecord]:
-        """Records for the game rows `sql` selects, their seats read in the same snapshot."""
+    async def _games(self, query: str, params: Sequence[Any]) -> list[GameRecord]:
+        """Records for the game rows `query` selects, their seats read in the same snapshot."""
 
-        def read(connection: sqlite3.Connection) -> list[GameRecord]:
-            rows = connection.execute(sql, params).fetchall()
-            seats = _seats_of(connection, [row["id"] for row in rows])
+        async def read(sql: Executor) -> list[GameRecord]:
+            rows = await sql.fetch(query, params)
+            seats = await _seats_of(sql, [row["id"] for row in rows])
             return [_record(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
@@ -949,7 +971,7 @@ class StaleGame(RuntimeError):
     """The stored game moved on (or ended) since the state a write was computed from."""
 
 
-def _challenge(row: sqlite3.Row) -> ChallengeRecord:
+def _challenge(row: Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"],
         game=row["game"],
@@ -971,12 +993,12 @@ def _challenge(row: sqlite3.Row) -> ChallengeRecord:
     )
 
 
-def _move(row: sqlite3.Row) -> MoveRecord:
+def _move(row: Row) -> MoveRecord:
     return MoveRecord(row["ply"], row["seat"], row["user_id"], MoveKind(row["kind"]), row["move"],
                       datetime.fromisoformat(row["created_at"]))
 
 
-def _timer(row: sqlite3.Row) -> Timer:
+def _timer(row: Row) -> Timer:
     return Timer(
         id=row["id"],
         game_id=row["game_id"],
@@ -1003,8 +1025,7 @@ uses it."""
 _UPSERT_RATING = """
     INSERT INTO ratings (game, scope, player_id, name, sort_name, mu, sigma, rating, games,
                          wins, draws, losses, streak, best_streak)
-    VALUES (:game, :scope, :player_id, :name, :sort_name, :mu, :sigma, :rating, :games, :wins,
-            :draws, :losses, :streak, :best_streak)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (game, scope, player_id) DO UPDATE SET
         name = excluded.name, sort_name = excluded.sort_name, mu = excluded.mu,
         sigma = excluded.sigma, rating = excluded.rating, games = excluded.games,
@@ -1012,21 +1033,21 @@ _UPSERT_RATING = """
         streak = excluded.streak, best_streak = excluded.best_streak"""
 
 
-def _seats_of(connection: sqlite3.Connection, ids: list[int]) -> dict[int, list[Seat]]:
+async def _seats_of(sql: Executor, ids: list[int]) -> dict[int, list[Seat]]:
     """The seats of the games `ids`, in seat order, in one query."""
     seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
     if not ids:
         return seats
-    for r in connection.execute(
+    for r in await sql.fetch(
         "SELECT game_id, seat, user_id, display_name, stand_in FROM seats WHERE game_id "
-        "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (_dumps(ids),),
-    ).fetchall():
+        "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (Values(ids),),
+    ):
         seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
                                         r["stand_in"]))
     return seats
 
 
-def _summary(row: sqlite3.Row, seats: list[Seat]) -> GameSummary:
+def _summary(row: Row, seats: list[Seat]) -> GameSummary:
     return GameSummary(
         id=row["id"],
         game=row["game"],
@@ -1040,7 +1061,7 @@ def _summary(row: sqlite3.Row, seats: list[Seat]) -> GameSummary:
     )
 
 
-def _rating(row: sqlite3.Row) -> RatingRow:
+def _rating(row: Row) -> RatingRow:
     return RatingRow(
         game=row["game"], scope=row["scope"], player_id=row["player_id"], name=row["name"],
         mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"],
@@ -1049,46 +1070,56 @@ def _rating(row: sqlite3.Row) -> RatingRow:
     )
 
 
-def _apply_ratings(connection: sqlite3.Connection, rater: Rater) -> int:
-    """Rate the oldest `RATING_BATCH` finished games not yet rated (inside a transaction)."""
-    rows = connection.execute(
+async def _apply_ratings(sql: Executor, rater: Rater) -> int:
+    """Rate the oldest `RATING_BATCH` finished games not yet rated (inside a transaction).
+
+    The rater is pure and asks for players' rows by id; which ids (an AI level counts as one
+    player) is its business: a first call with nothing stored tells them, one query reads
+    them, a second call rates.
+    """
+    rows = await sql.fetch(
         f"""SELECT {SUMMARY_COLUMNS} FROM games g WHERE {_TO_RATE}
-            ORDER BY finished_at, id LIMIT ?""", (RATING_BATCH,)).fetchall()
-    seats = _seats_of(connection, [row["id"] for row in rows])
+            ORDER BY finished_at, id LIMIT ?""", (RATING_BATCH,))
+    seats = await _seats_of(sql, [row["id"] for row in rows])
     for row in rows:
         game = _summary(row, seats[row["id"]])
         scopes = [GLOBAL_SCOPE] if game.guild_id is None else [GLOBAL_SCOPE, game.guild_id]
         for scope in scopes:
-
-            def lookup(player_id: int, where: tuple[str, int] = (game.game, scope)
-                       ) -> RatingRow | None:
-                found = connection.execute(
-                    "SELECT * FROM ratings WHERE game = ? AND scope = ? AND player_id = ?",
-                    (*where, player_id)).fetchone()
-                return None if found is None else _rating(found)
-
-            connection.executemany(_UPSERT_RATING, [
-                {**vars(rated), "sort_name": rated.name.casefold(), "rating": rated.rating}
-                for rated in rater(game, scope, lookup)])
-    connection.execute(
+            wanted: set[int] = set()
+            rater(game, scope, partial(_note, wanted))
+            stored = {found["player_id"]: _rating(found) for found in await sql.fetch(
+                """SELECT * FROM ratings WHERE game = ? AND scope = ?
+                   AND player_id IN (SELECT value FROM json_each(?))""",
+                (game.game, scope, Values(sorted(wanted))))}
+            await sql.executemany(_UPSERT_RATING, [
+                (rated.game, rated.scope, rated.player_id, rated.name, rated.name.casefold(),
+                 rated.mu, rated.sigma, rated.rating, rated.games, rated.wins, rated.draws,
+                 rated.losses, rated.streak, rated.best_streak)
+                for rated in rater(game, scope, stored.get)])
+    await sql.execute(
         "UPDATE games SET rating_applied = 1 WHERE id IN (SELECT value FROM json_each(?))",
-        (_dumps([row["id"] for row in rows]),))
+        (Values([row["id"] for row in rows]),))
     return len(rows)
 
 
-def _rate_safely(connection: sqlite3.Connection, rater: Rater) -> None:
+def _note(wanted: set[int], player_id: int) -> None:
+    """A lookup that only notes which players the rater asks for (nothing stored yet)."""
+    wanted.add(player_id)
+
+
+async def _rate_safely(sql: Executor, rater: Rater) -> None:
     """Rate what just finished, without ever failing the move that finished it: a rating
     error rolls back to a savepoint and leaves the game for `rate_finished_games`."""
-    connection.execute("SAVEPOINT rating")
+    await sql.execute("SAVEPOINT rating")
     try:
-        _apply_ratings(connection, rater)
+        await _apply_ratings(sql, rater)
     except Exception:
         LOG.exception("rating a finished game failed; it stays in the backlog")
-        connection.execute("ROLLBACK TO SAVEPOINT rating")
-    connection.execute("RELEASE SAVEPOINT rating")
+        await sql.execute("ROLLBACK TO SAVEPOINT rating")
+    await sql.execute("RELEASE SAVEPOINT rating")
 
 
-def _record(row: sqlite3.Row, seats: list[Seat]) -> GameRecord:
+def _record(row: Row, seats: list[Seat]) -> GameRecord:
     return GameRecord(
         id=row["id"],
         game=row["game"],
@@ -1123,14 +1154,14 @@ class _Probed(Exception):
     """Ends the write probe of `Database.open` (its transaction is rolled back)."""
 
 
-def _schema_version(connection: sqlite3.Connection) -> int:
-    if connection.execute(
+async def _schema_version(sql: Executor) -> int:
+    if await sql.fetchrow(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone() is None:
+    ) is None:
         return 0
-    row = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    row = await sql.fetchrow("SELECT MAX(version) AS version FROM schema_version")
     # MAX() always gives one row; its value is NULL while no migration is applied.
-    return int(row[0]) if row is not None and row[0] is not None else 0
+    return int(row["version"]) if row is not None and row["version"] is not None else 0
 
 
 async def _connect(path: str) -> aiosqlite.Connection:

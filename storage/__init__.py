@@ -1,16 +1,14 @@
-"""Persistence on SQLite through aiosqlite: games, seats, the move log and challenges."""
+"""Persistence: games, seats, the move log, challenges, timers, settings and ratings, on SQLite
+(aiosqlite, the default) or PostgreSQL (asyncpg), chosen by the database URL."""
 
 from __future__ import annotations
 
 from storage.database import (
-    BUSY_TIMEOUT_MS,
     DEFAULT_DATABASE_URL,
     Database,
     NewMove,
     Rater,
     StaleGame,
-    Transaction,
-    sqlite_path,
 )
 from storage.errors import (
     DatabaseUnusable,
@@ -36,7 +34,9 @@ from storage.models import (
     Timer,
     TimerEvent,
 )
-from storage.sql import Executor, Row, Values, Written
+from storage.postgres import PostgresDatabase
+from storage.sql import Executor, Row, Transaction, Values, Written
+from storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase, sqlite_path
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -57,10 +57,12 @@ __all__ = [
     "MoveRecord",
     "NewMove",
     "NewTimer",
+    "PostgresDatabase",
     "Rater",
     "RatingRow",
     "Row",
     "Seat",
+    "SqliteDatabase",
     "StaleGame",
     "StorageBusy",
     "StorageCorrupt",

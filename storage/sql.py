@@ -70,6 +70,18 @@ Work = Callable[[Executor], Coroutine[Any, Any, T]]
 """A query: statements on an executor, and what they found."""
 
 
+class Transaction(Protocol):
+    """A write transaction a task holds (`Database.transaction()`)."""
+
+    async def run(self, work: Work[T]) -> T:
+        """Run `work` inside the transaction."""
+        ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Written:
+        """Run one write statement inside the transaction."""
+        ...
+
+
 def drive(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run a work coroutine whose awaits never suspend (a SQLite executor answers at once),
     synchronously: on the database's own thread, in one round trip."""

@@ -24,7 +24,7 @@ def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def round_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The name of each piece of work sent to a database thread, in order."""
-    import storage.database as database
+    import storage.sqlite as database
 
     calls: list[str] = []
     real = database._call

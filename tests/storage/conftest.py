@@ -1,18 +1,46 @@
-"""Storage fixtures: a fresh database file per test."""
+"""Storage fixtures: every test of the `db` fixture runs on SQLite and on PostgreSQL.
+
+PostgreSQL is a throwaway server started once per test process from the machine's binaries
+(`tests/postgres_server.py`); without them the PostgreSQL runs are skipped, saying why.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from storage import Database
+from tests.postgres_server import fresh_database, postgres_bin, postgres_server
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def postgres_admin() -> Iterator[str]:
+    """The URL of a running throwaway PostgreSQL server's admin database."""
+    if postgres_bin() is None:
+        pytest.skip("PostgreSQL is not installed here (Debian: apt-get install postgresql), "
+                    "so the PostgreSQL backend is not tested")
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each backend: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    admin = request.getfixturevalue("postgres_admin")
+    return asyncio.run(fresh_database(admin, f"t_{uuid.uuid4().hex}"))
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    """A migrated database in a temporary file."""
-    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}")
+async def db(database_url: str) -> AsyncIterator[Database]:
+    """A migrated database of each backend."""
+    database = await Database.open(database_url)
     yield database
     await database.close()

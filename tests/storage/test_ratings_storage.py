@@ -6,7 +6,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -52,8 +51,8 @@ async def finish(db: Database, players: list[int], winner: int, *, guild_id: int
 
 
 @pytest.fixture
-async def rated_db(tmp_path: Path):
-    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}", rater=count_wins)
+async def rated_db(database_url: str):
+    database = await Database.open(database_url, rater=count_wins)
     yield database
     await database.close()
 
@@ -77,8 +76,8 @@ async def test_a_server_game_counts_on_its_server_and_globally_a_dm_game_only_gl
     assert {r.player_id: r.games for r in everywhere} == {100: 2, 200: 2}
 
 
-async def test_games_finished_before_the_ratings_table_are_caught_up_once(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'old.db'}"
+async def test_games_finished_before_the_ratings_table_are_caught_up_once(database_url) -> None:
+    url = database_url
     plain = await Database.open(url)  # no rater: as a bot before migration 6 left it
     for day in range(3):
         await finish(plain, [100, 200], winner=day % 2, at=NOW + timedelta(days=day))
@@ -95,7 +94,7 @@ async def test_games_finished_before_the_ratings_table_are_caught_up_once(tmp_pa
 
 
 async def test_a_failing_rater_never_fails_the_move_and_the_game_is_rated_later(
-    tmp_path, caplog: pytest.LogCaptureFixture,
+    database_url, caplog: pytest.LogCaptureFixture,
 ) -> None:
     broken = True
 
@@ -105,7 +104,7 @@ async def test_a_failing_rater_never_fails_the_move_and_the_game_is_rated_later(
             raise ValueError("a bug in the rating model")
         return count_wins(game, scope, lookup)
 
-    database = await Database.open(f"sqlite:///{tmp_path / 'games.db'}", rater=flaky)
+    database = await Database.open(database_url, rater=flaky)
     try:
         with caplog.at_level(logging.ERROR):
             game_id = await finish(database, [100, 200], winner=0)

@@ -15,9 +15,13 @@ from typing import Protocol
 
 import ai
 from engines import GAMES
+from i18n import DEFAULT_LANGUAGE, N_, _, use_language
 
 DEFAULT_LEVEL = "medium"
-LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+LEVEL_NAMES = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
+"""Each level's name, in English: translate it with `_()` where it is shown."""
+AI_NAME = N_("🤖 AI ({level})")
+"""How an AI seat is named: `🤖 AI (Medium)`, `🤖 IA (Moyen)`."""
 AI_ID_STEP = 1000
 
 
@@ -42,8 +46,33 @@ def rated_id(user_id: int) -> int:
 
 
 def ai_name(level: str) -> str:
-    """`🤖 AI (Medium)`: how an AI seat is named everywhere."""
-    return f"🤖 AI ({LEVEL_NAMES[level]})"
+    """`🤖 AI (Medium)`: an AI seat's name as stored, always in English, whatever the language
+    of the moment (a stored name must not depend on who made the game). Show `ai_display_name`
+    (or `shown_name`) instead."""
+    with use_language(DEFAULT_LANGUAGE):
+        return ai_display_name(level)
+
+
+def ai_display_name(level: str) -> str:
+    """`🤖 AI (Medium)` in the current language (`🤖 IA (Moyen)`): how an AI seat is shown."""
+    return _(AI_NAME).format(level=_(LEVEL_NAMES[level]))
+
+
+def level_name(level: str) -> str:
+    """The name of an AI level in the current language (`Medium`, `Moyen`)."""
+    return _(LEVEL_NAMES[level])
+
+
+def shown_name(user_id: int, stored_name: str) -> str:
+    """A seat's name as shown: a member's stored display name, or the AI's in the current
+    language (an AI seat's stored name stays the English `ai_name`; any other is kept)."""
+    if not is_ai(user_id):
+        return stored_name
+    try:
+        level = level_of(user_id)
+    except IndexError:  # not an id this version gives an AI seat
+        return stored_name
+    return ai_display_name(level) if stored_name == ai_name(level) else stored_name
 
 
 def ai_seed(rng_seed: int, ply: int) -> str:

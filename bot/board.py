@@ -12,6 +12,7 @@ from bot.ai_players import is_ai
 from bot.components import GameButton
 from bot.games.base import GameUI, Table, describe_options
 from bot.publisher import Post
+from i18n import _
 from storage import MoveKind, MoveRecord, NewMove
 
 BOARD_FILENAME = "board.png"
@@ -48,26 +49,30 @@ def board_post(
     is, the picture, the controls; the footer counts decisions, not automatic steps."""
     lines = ui.summarize(table, moves)
     if show_options and table.record.options:  # the first board, and reposts
-        lines.insert(0, f"*Options: {describe_options(ui.game, table.record.options)}*")
+        lines.insert(0, _("*Options: {options}*").format(
+            options=describe_options(ui.game, table.record.options)))
     result = table.result()
     mover = table.state.current_player
     if result is not None:
         lines.append(f"**{ui.result_text(table, result)}**")
         content = " ".join(mention(table, s) for s in range(len(table.names)))
     else:
-        lines.append(f"{ui.seat_badge(mover)} **{table.names[mover]}** to play.")
+        lines.append(_("{badge} **{name}** to play.").format(badge=ui.seat_badge(mover),
+                                                             name=table.names[mover]))
         deadline = table.record.deadline
         if deadline is not None:
-            lines.append(f"⏰ Time runs out {discord.utils.format_dt(deadline, 'R')} "
-                         f"({discord.utils.format_dt(deadline, 'f')}).")
-        content = f"{mention(table, mover)}, your turn."
+            lines.append(_("⏰ Time runs out {relative} ({date}).").format(
+                relative=discord.utils.format_dt(deadline, "R"),
+                date=discord.utils.format_dt(deadline, "f")))
+        content = _("{mention}, your turn.").format(mention=mention(table, mover))
     description = "\n".join(line for line in lines if line)
     if len(description) > EMBED_DESCRIPTION_LIMIT:
         description = "…" + description[-(EMBED_DESCRIPTION_LIMIT - 1):]
     embed = discord.Embed(title=table.title, description=description,
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")
-    embed.set_footer(text=f"Game #{table.id} · move {decisions} · {ui.status(table)}")
+    embed.set_footer(text=_("Game #{id} · move {move} · {status}").format(
+        id=table.id, move=decisions, status=ui.status(table)))
     view = discord.ui.View(timeout=None)
     if result is None:
         for item in ui.board_items(table):
@@ -75,7 +80,7 @@ def board_post(
         view.add_item(GameButton(table.id, None, "resign", label=leave_label(table),
                                  style=discord.ButtonStyle.secondary, emoji="🏳️", row=4))
     else:
-        view.add_item(GameButton(table.id, None, "rematch", label="Rematch",
+        view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),
                                  style=discord.ButtonStyle.primary, emoji="🔁"))
     return Post(content=content, embed=embed,
                 files=[discord.File(io.BytesIO(png), filename=BOARD_FILENAME)], view=view,
@@ -84,24 +89,26 @@ def board_post(
 
 def leave_label(table: Table[Any]) -> str:
     """`Resign`, or `Leave` where the AI would take the seat and the others play on."""
-    return "Leave" if len(table.names) >= 3 else "Resign"
+    return _("Leave") if len(table.names) >= 3 else _("Resign")
 
 
 def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -> Post:
     """What the others may do once `absent` ran out of time (a two-player game)."""
     name = table.names[absent]
-    content = (f"⏰ **{name}** ran out of time in **{table.title}**. "
-               f"{' '.join(mention(table, s) for s in others)}, what now?\n"
-               f"🏆 **Claim the win**: the game ends and counts for the ratings.\n"
-               f"🤖 **Let the AI play** for {name} until the end: the game counts for no "
-               f"rating.\n⏳ **Keep waiting**: {name} gets another period.\n"
-               f"If {name} plays before anyone chooses, the game simply goes on.")
+    content = "\n".join((
+        _("⏰ **{name}** ran out of time in **{title}**. {others}, what now?").format(
+            name=name, title=table.title, others=" ".join(mention(table, s) for s in others)),
+        _("🏆 **Claim the win**: the game ends and counts for the ratings."),
+        _("🤖 **Let the AI play** for {name} until the end: the game counts for no "
+          "rating.").format(name=name),
+        _("⏳ **Keep waiting**: {name} gets another period.").format(name=name),
+        _("If {name} plays before anyone chooses, the game simply goes on.").format(name=name)))
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(table.id, table.ply, "claim_win", label="Claim the win",
+    view.add_item(GameButton(table.id, table.ply, "claim_win", label=_("Claim the win"),
                              style=discord.ButtonStyle.success, emoji="🏆"))
     view.add_item(GameButton(table.id, table.ply, "let_ai_play",
-                             label=f"Let the AI play for {name}"[:80],
+                             label=_("Let the AI play for {name}").format(name=name)[:80],
                              style=discord.ButtonStyle.primary, emoji="🤖"))
-    view.add_item(GameButton(table.id, table.ply, "keep_waiting", label="Keep waiting",
+    view.add_item(GameButton(table.id, table.ply, "keep_waiting", label=_("Keep waiting"),
                              style=discord.ButtonStyle.secondary, emoji="⏳"))
     return Post(content=content, view=view, mentions=discord.AllowedMentions(users=True))

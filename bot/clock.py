@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from i18n import N_, _
 from storage import NewTimer, TimerEvent
 
 
@@ -28,19 +29,25 @@ class ClockSpec:
     """One time control: its label, the time per move and when the last call comes."""
 
     label: str
+    """In English (N_-marked): show `text` instead."""
     per_move: timedelta | None
     last_call_before: timedelta | None = None
     """How long before the end the player to move is reminded a second time."""
 
+    @property
+    def text(self) -> str:
+        """The label in the current language (`Daily: 24 hours per move`)."""
+        return _(self.label)
+
 
 CLOCKS: dict[Clock, ClockSpec] = {
-    Clock.LIVE: ClockSpec("Live: 5 minutes per move", timedelta(minutes=5),
+    Clock.LIVE: ClockSpec(N_("Live: 5 minutes per move"), timedelta(minutes=5),
                           timedelta(minutes=1)),
-    Clock.DAILY: ClockSpec("Daily: 24 hours per move", timedelta(hours=24),
+    Clock.DAILY: ClockSpec(N_("Daily: 24 hours per move"), timedelta(hours=24),
                            timedelta(hours=2)),
-    Clock.RELAXED: ClockSpec("Relaxed: 3 days per move", timedelta(days=3),
+    Clock.RELAXED: ClockSpec(N_("Relaxed: 3 days per move"), timedelta(days=3),
                              timedelta(hours=6)),
-    Clock.NONE: ClockSpec("No clock", None),
+    Clock.NONE: ClockSpec(N_("No clock"), None),
 }
 """Every time control, in the order the option menu lists them."""
 

@@ -29,6 +29,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.replies import Interaction, on_component_error, speak_to
+from i18n import N_, _
 
 CUSTOM_ID_LIMIT = 100
 """Discord's limit on a custom_id's length."""
@@ -280,7 +281,7 @@ class GameSelect(discord.ui.DynamicItem[Select], template=TEMPLATES[Prefix.GAME_
 
         async def chosen(router: ComponentRouter) -> None:
             if not values:  # Discord asks for one; only a modified client sends none
-                raise Refusal("Choose one of the menu's options.")
+                raise Refusal(_("Choose one of the menu's options."))
             await router.game_action(interaction, self.action, values)
 
         await _route(interaction, self.item.custom_id or "", chosen)
@@ -373,7 +374,7 @@ class ShareButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.SHAR
 
     def __init__(self, what: str, game: str = "", **button: Any) -> None:
         self.request = ShareRequest(what, game)
-        super().__init__(discord.ui.Button(custom_id=self.request.custom_id, label="Share",
+        super().__init__(discord.ui.Button(custom_id=self.request.custom_id, label=_("Share"),
                                            emoji="📣", style=discord.ButtonStyle.primary,
                                            **button))
 
@@ -395,8 +396,9 @@ COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ShareButton)
 """Every restart-proof component, registered once by the bot at start."""
 
-UNKNOWN_CONTROL = ("This control is not one I know (it may come from an old message or a "
-                   "modified app). Use the buttons under the latest board, or `/board`.")
+UNKNOWN_CONTROL = N_("This control is not one I know (it may come from an old message or a "
+                     "modified app). Use the buttons under the latest board, or `/board`.")
+"""In English (N_-marked): say it with `_(UNKNOWN_CONTROL)`."""
 
 
 def is_routed(custom_id: str, message: discord.Message | None) -> bool:

@@ -10,11 +10,12 @@ import discord
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.sessions import GameSession, SessionManager
 from bot.timers import Action
+from i18n import N_, _, use_language
 from storage import Database, GameStatus, Timer, TimerEvent
 
 log = logging.getLogger(__name__)
 
-DM_OFF_HINT = "Turn these DMs off with `/settings dm_reminders:off`."
+DM_OFF_HINT = N_("Turn these DMs off with `/settings dm_reminders:off`.")
 
 
 class DeadlineService:
@@ -54,10 +55,15 @@ class DeadlineService:
             return
         user = session.record.user_at(timer.seat)
         when = discord.utils.format_dt(deadline, "R")
-        how = ("half your time is gone" if timer.event is TimerEvent.HALF_TIME
-               else "last call")
-        text = (f"⏰ <@{user}>, it is your turn in **{session.title}**: {how}, your time "
-                f"runs out {when}.")
+        half_time = timer.event is TimerEvent.HALF_TIME
+        with use_language(await session.public_language()):
+            if half_time:
+                text = _("⏰ {mention}, it is your turn in **{title}**: half your time is gone, "
+                         "your time runs out {when}.")
+            else:
+                text = _("⏰ {mention}, it is your turn in **{title}**: last call, your time "
+                         "runs out {when}.")
+            text = text.format(mention=f"<@{user}>", title=session.title, when=when)
         try:
             await self.publisher.post(session.record.channel_id,
                                       Post(text, mentions=discord.AllowedMentions(users=True)))
@@ -68,11 +74,18 @@ class DeadlineService:
         if not await self.db.dm_reminders(user):
             return
         link = session.board_link()
-        board = f"\nThe board: {link}" if link else ""
+        with use_language(await session.languages.of_member(user)):
+            if half_time:
+                dm = _("⏰ Your turn in **{title}**: half your time is gone, your time runs out "
+                       "{when}.")
+            else:
+                dm = _("⏰ Your turn in **{title}**: last call, your time runs out {when}.")
+            lines = [dm.format(title=session.title, when=when)]
+            if link:
+                lines.append(_("The board: {link}").format(link=link))
+            lines.append(f"-# {_(DM_OFF_HINT)}")
         try:
-            await self.publisher.direct_message(
-                user, f"⏰ Your turn in **{session.title}**: {how}, your time runs out "
-                      f"{when}.{board}\n-# {DM_OFF_HINT}")
+            await self.publisher.direct_message(user, "\n".join(lines))
         except PublishFailed as failure:  # closed DMs: the ping in the thread is enough
             log.info("game %s: could not DM a reminder to %s: %s", session.id, user, failure)
 

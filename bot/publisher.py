@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 import discord
 
+from i18n import N_, _
+
 log = logging.getLogger(__name__)
 
 
@@ -58,9 +60,30 @@ class PublishFailed(Exception):
         """The permissions the bot lacks there (for MISSING_PERMISSIONS, when known)."""
 
 
+PERMISSION_NAMES: dict[str, str] = {
+    "add_reactions": N_("Add Reactions"),
+    "attach_files": N_("Attach Files"),
+    "create_public_threads": N_("Create Public Threads"),
+    "embed_links": N_("Embed Links"),
+    "manage_threads": N_("Manage Threads"),
+    "read_message_history": N_("Read Message History"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages In Threads"),
+    "use_external_emojis": N_("Use External Emojis"),
+    "view_channel": N_("View Channel"),
+}
+"""How Discord's settings name the permissions the bot may lack (in English: translate)."""
+
+
+def permission_name(name: str) -> str:
+    """`Attach Files` for `attach_files`, in the current language (Discord's own words)."""
+    known = PERMISSION_NAMES.get(name)
+    return _(known) if known is not None else name.replace("_", " ").title()
+
+
 def permission_names(names: tuple[str, ...]) -> str:
-    """`Send Messages In Threads, Attach Files`."""
-    return ", ".join(name.replace("_", " ").title() for name in names)
+    """`Send Messages In Threads, Attach Files`, in the current language."""
+    return ", ".join(permission_name(name) for name in names)
 
 
 def classify(error: discord.HTTPException) -> Problem:

@@ -22,6 +22,7 @@ from bot.guide import games_embed, rules_embed
 from bot.records import RecordsService
 from bot.replies import Interaction
 from bot.sessions import GameSession, SessionManager
+from i18n import _, use_language
 from storage import MoveKind
 
 TIMEOUT_CHOICES = ("claim_win", "let_ai_play", "keep_waiting")
@@ -48,7 +49,7 @@ class Router:
         """Check the game and the board version, then resign or hand over to the game."""
         session = await self.sessions.get(action.game_id) if plausible(action.game_id) else None
         if session is None:
-            raise Refusal("This game no longer exists.")
+            raise Refusal(_("This game no longer exists."))
         if action.action == "rematch":
             await self.challenges.rematch(interaction, action.game_id)
             return
@@ -71,10 +72,10 @@ class Router:
             await interaction.response.defer()  # answer before writing
             turn = await session.resign(user)
             left = any(move.kind is MoveKind.LEAVE for move in turn.moves)
-            text = "You left: 🤖 the AI plays your seat." if left else "You resigned."
+            text = _("You left: 🤖 the AI plays your seat.") if left else _("You resigned.")
             await interaction.edit_original_response(content=text, view=None)
         elif action.action == "resign_cancel":
-            await interaction.response.edit_message(content="Game on!", view=None)
+            await interaction.response.edit_message(content=_("Game on!"), view=None)
         else:
             await session.ui.handle(interaction, session, action, values)
 
@@ -86,32 +87,41 @@ class Router:
         ply = -1 if action.ply is None else action.ply
         user = interaction.user.id
         absent = session.check_timed_out(user, ply)  # refuse before answering
-        name = session.names[absent]
         await interaction.response.defer()  # answer before writing
+        deadline = None
         if action.action == "claim_win":
             await session.claim_win(user, ply)
-            outcome = f"{interaction.user.mention} claimed the win."
         elif action.action == "let_ai_play":
             await session.let_ai_play(user, ply)
-            outcome = (f"{interaction.user.mention} let 🤖 the AI play for {name}: the game "
-                       "counts for no rating.")
         else:
             deadline = await session.keep_waiting(user, ply)
-            until = f" until {discord.utils.format_dt(deadline, 'R')}" if deadline else ""
-            outcome = f"{interaction.user.mention} keeps waiting: {name} has time{until}."
-        await interaction.edit_original_response(
-            content=f"⏰ **{name}** ran out of time in **{session.title}**. {outcome}", view=None)
+        # The choice message is public: it says what was chosen in the server's language.
+        with use_language(await session.public_language()):
+            name, who = session.names[absent], interaction.user.mention
+            if action.action == "claim_win":
+                outcome = _("{who} claimed the win.").format(who=who)
+            elif action.action == "let_ai_play":
+                outcome = _("{who} let 🤖 the AI play for {name}: the game counts for no "
+                            "rating.").format(who=who, name=name)
+            elif deadline is not None:
+                outcome = _("{who} keeps waiting: {name} has time until {when}.").format(
+                    who=who, name=name, when=discord.utils.format_dt(deadline, "R"))
+            else:
+                outcome = _("{who} keeps waiting: {name} has time.").format(who=who, name=name)
+            content = _("⏰ **{name}** ran out of time in **{title}**. {outcome}").format(
+                name=name, title=session.title, outcome=outcome)
+        await interaction.edit_original_response(content=content, view=None)
 
     async def challenge_answer(self, interaction: Interaction, answer: ChallengeAnswer) -> None:
         """Accept or Decline."""
         if not plausible(answer.challenge_id):
-            raise Refusal("This challenge no longer exists.")
+            raise Refusal(_("This challenge no longer exists."))
         await self.challenges.answer(interaction, answer.challenge_id, answer.answer)
 
     async def lobby_action(self, interaction: Interaction, action: LobbyAction) -> None:
         """Join, Leave or Start."""
         if not plausible(action.lobby_id):
-            raise Refusal("This table no longer exists.")
+            raise Refusal(_("This table no longer exists."))
         await self.challenges.answer_lobby(interaction, action.lobby_id, action.action)
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
@@ -122,7 +132,7 @@ class Router:
     async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:
         """Step through: open a private viewer; First, Previous, Next, Last: edit it in place."""
         if not plausible(step.game_id):
-            raise Refusal("There is no such game on this server.")
+            raise Refusal(_("There is no such game on this server."))
         found = await self.records.replay_position(step, interaction.guild_id)  # refuse first
         opening = step.direction == "o"
         if opening:
@@ -142,6 +152,6 @@ class Router:
     async def share(interaction: Interaction, request: ShareRequest) -> None:
         """Post the list of games, or a game's rules, in the channel; the private copy says so."""
         embed = games_embed() if request.what == "games" else rules_embed(request.game)
-        await interaction.response.edit_message(content="📣 Shared in the channel.", view=None)
+        await interaction.response.edit_message(content=_("📣 Shared in the channel."), view=None)
         await interaction.followup.send(embed=embed,
                                         allowed_mentions=discord.AllowedMentions.none())

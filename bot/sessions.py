@@ -19,14 +19,23 @@ from typing import Any
 
 import discord
 
-from bot.ai_players import DEFAULT_LEVEL, Thinker, ai_seed, ai_user_id, is_ai, level_of
+from bot.ai_players import (
+    DEFAULT_LEVEL,
+    Thinker,
+    ai_seed,
+    ai_user_id,
+    is_ai,
+    level_of,
+    shown_name,
+)
 from bot.board import board_post, draw_board, last_shown_move, timeout_choice_post
 from bot.clock import turn_timers
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
-from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn
+from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn, names_text
 from bot.languages import Languages
 from bot.painter import Painter, ThreadPainter
 from bot.publisher import (
+    POST_PERMISSIONS,
     InteractionPublisher,
     Post,
     Problem,
@@ -36,7 +45,7 @@ from bot.publisher import (
 )
 from bot.replies import stored_move
 from engines import CHANCE, GAMES, EndReason, GameState, Result
-from i18n import Language, use_language
+from i18n import N_, Language, _, use_language
 from storage import (
     Database,
     GameRecord,
@@ -62,6 +71,9 @@ MAX_AUTOMATIC_STEPS = 10_000
 STAND_IN_LEVEL = DEFAULT_LEVEL
 """The AI level that takes the seat of a player who left or ran out of time."""
 
+ALL_PLAYERS = N_("all its players")
+"""`GameSession.abort(by=ALL_PLAYERS)`: every player agreed (said in the server's language)."""
+
 AnyState = GameState[Any, Any]
 
 
@@ -78,7 +90,7 @@ def chance_rng(seed: int, ply: int) -> random.Random:
 def sample_outcome(state: AnyState, rng: random.Random) -> Any:
     """Draw a chance outcome with its engine-given probability."""
     outcomes = state.chance_outcomes()
-    return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+    return rng.choices([o for o, _p in outcomes], weights=[p for _o, p in outcomes])[0]
 
 
 def automatic_steps(work: AnyState, record: GameRecord, ply: int,
@@ -90,7 +102,7 @@ def automatic_steps(work: AnyState, record: GameRecord, ply: int,
     player moves always give the same game: a replay needs only the log, or the seed.
     """
     moves: list[NewMove] = []
-    for _ in range(MAX_AUTOMATIC_STEPS):
+    for _step in range(MAX_AUTOMATIC_STEPS):
         if work.is_over():
             return moves
         player = work.current_player
@@ -128,16 +140,18 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
 
 
 def why_no_board(failure: PublishFailed, where: str) -> str:
-    """Why a board could not be posted, and what happens next (a clause, lower case)."""
+    """Why a board could not be posted, and what happens next (a clause, lower case), in the
+    current language."""
     if failure.problem is Problem.MISSING_PERMISSIONS:
-        needed = permission_names(failure.missing) or "Send Messages, Embed Links, Attach Files"
-        return (f"I cannot post the board in {where}: I need the {needed} permission there. "
-                "Ask a moderator; the board appears as soon as I can post it.")
+        needed = permission_names(failure.missing) or permission_names(POST_PERMISSIONS)
+        return _("I cannot post the board in {where}: I need the {needed} permission there. "
+                 "Ask a moderator; the board appears as soon as I can post it.").format(
+                     where=where, needed=needed)
     if failure.problem is Problem.ARCHIVED:
-        return (f"{where} is archived or locked, so I cannot post the board. Ask a moderator "
-                "to reopen it; the board appears then.")
-    return ("Discord did not take the board. I will post it again shortly; `/board` shows it "
-            "too.")
+        return _("{where} is archived or locked, so I cannot post the board. Ask a moderator "
+                 "to reopen it; the board appears then.").format(where=where)
+    return _("Discord did not take the board. I will post it again shortly; `/board` shows "
+             "it too.")
 
 
 class GameSession:
@@ -217,8 +231,8 @@ class GameSession:
 
     @property
     def names(self) -> list[str]:
-        """Display names by seat."""
-        return [seat.display_name for seat in self._record.seats]
+        """Display names by seat (an AI seat's in the current language: `🤖 IA (Moyen)`)."""
+        return [shown_name(seat.user_id, seat.display_name) for seat in self._record.seats]
 
     @property
     def title(self) -> str:
@@ -233,25 +247,34 @@ class GameSession:
     def seat_to_act(self, user_id: int, *, expected_ply: int | None = None) -> int:
         """The seat `user_id` plays if they may act now; otherwise raise a Refusal."""
         if self.is_over:
-            raise GameOver("This game is over.")
+            raise GameOver(_("This game is over."))
         if expected_ply is not None and expected_ply != self.ply:
             raise StaleBoard(self.stale_text())
         seat = self._record.seat_of(user_id)
         if seat is None:
-            raise NotAPlayer(f"You are not playing in {self.title}.")
+            raise NotAPlayer(self.not_playing_text())
         if self._record.seats[seat].stand_in is not None:
-            raise Refusal("You left this game: 🤖 the AI plays your seat until the end.")
+            raise Refusal(_("You left this game: 🤖 the AI plays your seat until the end."))
         mover = self._state.current_player
         if mover != seat:
-            whose = self.names[mover] if mover is not None and mover >= 0 else "nobody"
-            raise NotYourTurn(f"It is {whose}'s turn, not yours.")
+            if mover is not None and mover >= 0:
+                raise NotYourTurn(_("It is {name}'s turn, not yours.").format(
+                    name=self.names[mover]))
+            raise NotYourTurn(_("It is nobody's turn, not yours."))
         return seat
+
+    def not_playing_text(self) -> str:
+        """What a member without a seat hears when they try to act."""
+        return _("You are not playing in {title}.").format(title=self.title)
 
     def stale_text(self) -> str:
         """Why a component of an older board does nothing, with where to go instead."""
         link = None if self.board_behind else self.board_link()
-        where = f" Use the latest board: {link}" if link else " Use `/board` to see it."
-        return f"This board is out of date: a move was played since.{where}"
+        if link:
+            return _("This board is out of date: a move was played since. Use the latest "
+                     "board: {link}").format(link=link)
+        return _("This board is out of date: a move was played since. Use `/board` to see "
+                 "it.")
 
     def board_link(self) -> str | None:
         """A link to the live board message, when known."""
@@ -263,8 +286,9 @@ class GameSession:
     def over_text(self) -> str:
         """What a click on a finished game's controls hears."""
         result = self.result()
-        ending = f" {self.ui.result_text(self, result)}" if result else ""
-        return f"This game is over.{ending}"
+        if result is None:
+            return _("This game is over.")
+        return _("This game is over. {result}").format(result=self.ui.result_text(self, result))
 
     # -- actions -------------------------------------------------------------------------
 
@@ -283,8 +307,8 @@ class GameSession:
         async with self.lock:
             if sent_as is not None and self._shown_since is not None \
                     and sent_as < self._shown_since:
-                raise StaleBoard("A move was played while you were typing yours: look at "
-                                 "the new board, then play again.")
+                raise StaleBoard(_("A move was played while you were typing yours: look at "
+                                   "the new board, then play again."))
             seat = self.seat_to_act(user_id, expected_ply=expected_ply)
             via = None if interaction is None else InteractionPublisher(interaction,
                                                                         self.publisher)
@@ -324,12 +348,12 @@ class GameSession:
         still plays, the AI takes the seat instead and the game goes on."""
         async with self.lock:
             if self.is_over:
-                raise GameOver("This game is already over.")
+                raise GameOver(_("This game is already over."))
             seat = self._record.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer(f"You are not playing in {self.title}.")
+                raise NotAPlayer(self.not_playing_text())
             if self._record.seats[seat].stand_in is not None:
-                raise Refusal("You already left this game: 🤖 the AI plays your seat.")
+                raise Refusal(_("You already left this game: 🤖 the AI plays your seat."))
             if self.leaves_instead_of_resigning and self.present_seats(besides=seat):
                 return await self._hand_to_ai(seat, LEFT, unrated=False)
             winners = [s for s in range(self._state.num_players) if s != seat]
@@ -349,18 +373,22 @@ class GameSession:
     def check_timed_out(self, user_id: int, ply: int) -> int:
         """The absent seat if `user_id` may act on its timeout at `ply`; else a Refusal."""
         if self.is_over:
-            raise GameOver("This game is over.")
+            raise GameOver(_("This game is over."))
         mover = self._state.current_player
         if ply != self.ply or mover is None or mover < 0:
-            raise StaleBoard("Too late: the game moved on since (the player came back).")
+            raise StaleBoard(_("Too late: the game moved on since (the player came back)."))
         seat = self._record.seat_of(user_id)
         if seat is None or seat == mover or self.is_ai_seat(seat):
-            others = " and ".join(self.names[s] for s in self.present_seats(besides=mover))
-            raise NotAPlayer(f"Only {others or 'the other players'} may decide this.")
+            others = [self.names[s] for s in self.present_seats(besides=mover)]
+            if not others:
+                raise NotAPlayer(_("Only the other players may decide this."))
+            raise NotAPlayer(_("Only {names} may decide this.").format(names=names_text(others)))
         deadline = self._record.deadline
-        if deadline is None or utcnow() < deadline:
-            until = f" until {discord.utils.format_dt(deadline, 'R')}" if deadline else ""
-            raise Refusal(f"{self.names[mover]} still has time{until}.")
+        if deadline is None:
+            raise Refusal(_("{name} still has time.").format(name=self.names[mover]))
+        if utcnow() < deadline:
+            raise Refusal(_("{name} still has time until {when}.").format(
+                name=self.names[mover], when=discord.utils.format_dt(deadline, "R")))
         return mover
 
     async def time_out(self, seat: int, ply: int) -> None:
@@ -460,18 +488,27 @@ class GameSession:
         return self.abort_missing(await self.abort_voters())
 
     async def abort(self, by: str) -> None:
-        """Cancel the game (no result, no rating): store it, post a notice, retire the board."""
+        """Cancel the game (no result, no rating): store it, post a notice, retire the board.
+
+        `by` is who aborted it: a member's mention, or `ALL_PLAYERS`; the notice is written in
+        the server's language."""
         async with self.lock:
             if self.is_over:
-                raise GameOver("This game is already over.")
+                raise GameOver(_("This game is already over."))
             if not await self.db.abort_game(self.id, now=utcnow()):
                 await self._reload()  # it ended meanwhile (another process, or a race)
-                raise GameOver("This game is already over.")
+                raise GameOver(_("This game is already over."))
             self._record.status = GameStatus.ABORTED
             channel = self._record.channel_id
+            with use_language(await self.public_language()):
+                if by == ALL_PLAYERS:
+                    notice = _("🛑 **{title}** was aborted by all its players. It counts for "
+                               "no rating.").format(title=self.title)
+                else:
+                    notice = _("🛑 **{title}** was aborted by {by}. It counts for no "
+                               "rating.").format(title=self.title, by=by)
             try:
-                await self.publisher.post(channel, Post(
-                    f"🛑 **{self.title}** was aborted by {by}. It counts for no rating."))
+                await self.publisher.post(channel, Post(notice))
             except PublishFailed:
                 log.exception("game %s: could not announce the abort", self.id)
             if self._record.board_message_id is not None:
@@ -501,8 +538,8 @@ class GameSession:
             except PublishFailed as failure:
                 if failure.problem is Problem.CHANNEL_GONE:
                     await self._abort_orphan()
-                    raise GameOver("This game's thread was deleted, so the game was "
-                                   "aborted.") from failure
+                    raise GameOver(_("This game's thread was deleted, so the game was "
+                                     "aborted.")) from failure
                 if self.board_behind:
                     self.mend_later()
                 where = f"<#{self._record.channel_id}>"
@@ -621,7 +658,7 @@ class GameSession:
         thinking = asyncio.ensure_future(self.thinker.choose(
             self._record.game, self._state.dump(), level, ai_seed(self._record.rng_seed, ply)))
         try:
-            done, _ = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
+            done, _pending = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
             if not done:
                 await self._typing()
             move = await thinking
@@ -650,10 +687,10 @@ class GameSession:
         where = f"<#{self._record.channel_id}>"
         if failure.problem is Problem.CHANNEL_GONE:
             await self._abort_orphan()
-            return ("This game's thread was deleted, so the game was aborted; it counts for "
-                    "no rating.")
+            return _("This game's thread was deleted, so the game was aborted; it counts for "
+                     "no rating.")
         self.mend_later()
-        return f"Your move stands, but {why_no_board(failure, where)}"
+        return _("Your move stands, but {reason}").format(reason=why_no_board(failure, where))
 
     async def _abort_orphan(self) -> None:
         """The game's thread is gone: end the game unrated rather than leave it running."""

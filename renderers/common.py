@@ -26,6 +26,7 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
 from engines.base import CHANCE, Game, ResultDict
 from engines.grid import Cell, Grid
+from i18n import Language, _, current_language, ngettext
 
 Colour = str
 """A Pillow colour: "#rrggbb"."""
@@ -96,10 +97,11 @@ def seat_colour(seat: int) -> SeatColour:
 
 
 def player_name(names: Sequence[str] | None, seat: int) -> str:
-    """The display name of `seat`, or "Player N" when none was given."""
+    """The display name of `seat`, or "Player N" when none was given (in the current
+    language)."""
     if names and seat < len(names) and names[seat] and names[seat].strip():
         return names[seat].strip()
-    return f"Player {seat + 1}"
+    return _("Player {n}").format(n=seat + 1)
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -139,10 +141,52 @@ def initials(names: Sequence[str] | None, seats: int) -> list[str]:
     return marks
 
 
+COUNTED: dict[str, Callable[[int], str]] = {
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    "empty bed": lambda n: ngettext("{n} empty bed", "{n} empty beds", n),
+    "paquet": lambda n: ngettext("{n} paquet", "{n} paquets", n),
+    "pawn": lambda n: ngettext("{n} pawn", "{n} pawns", n),
+    "pebble": lambda n: ngettext("{n} pebble", "{n} pebbles", n),
+    "pile": lambda n: ngettext("{n} pile", "{n} piles", n),
+    "point": lambda n: ngettext("{n} point", "{n} points", n),
+    "pt": lambda n: ngettext("{n} pt", "{n} pts", n),
+    "tile": lambda n: ngettext("{n} tile", "{n} tiles", n),
+}
+"""The nouns the pictures count, each through its own plural message (`plural` looks a noun
+up here: `COUNTED["tile"](3)` is `{n} tiles`, `{n} tuiles` in French)."""
+
+
+def number_text(count: float) -> str:
+    """`3`, `2.5`, or `2,5` in French."""
+    text = f"{count:g}"
+    return text.replace(".", ",") if current_language() is Language.FR else text
+
+
 def plural(count: float, noun: str, plural_form: str | None = None) -> str:
-    """ "1 pebble", "0 pebbles", "3 pebbles", "2.5 points" (`plural_form`: irregular nouns)."""
+    """ "1 pebble", "0 pebbles", "3 pebbles", "2.5 points" (`plural_form`: irregular nouns),
+    in the current language for the nouns of `COUNTED` (French: "0 galet", "2,5 points");
+    another noun stays English."""
+    counted = COUNTED.get(noun)
+    if counted is not None:
+        # gettext's plural rules take whole numbers: 2.5 counts like 2 (plural in French and
+        # English), 1.5 like 1 (singular in French, plural in English, as both write them).
+        if count == int(count):
+            whole = int(count)
+        else:
+            whole = 1 if current_language() is Language.FR and abs(count) < 2 else 2
+        return counted(whole).format(n=number_text(count))
     word = noun if abs(count) == 1 else (plural_form or noun + "s")
     return f"{count:g} {word}"
+
+
+def named(template: str, *names: str) -> str:
+    """A translated template with named player placeholders (`{name}`, or those of `names`
+    in order) made a `Phrase` template (`{0}`, `{1}`…); other braces are kept as text."""
+    keys = names or ("name",)
+    escaped = template.replace("{", "{{").replace("}", "}}")
+    for index, key in enumerate(keys):
+        escaped = escaped.replace("{{" + key + "}}", "{" + str(index) + "}")
+    return escaped
 
 
 @dataclass(frozen=True)
@@ -167,12 +211,13 @@ def result_headline(
     """The status sentence and the seat whose swatch goes with it (None: no swatch)."""
     if result is None:
         if current_player is None or current_player < 0:
-            return Phrase("Waiting…"), None
-        return Phrase("{0} to play", (player_name(names, current_player),)), current_player
+            return Phrase(_("Waiting…")), None
+        return (Phrase(named(_("{name} to play")), (player_name(names, current_player),)),
+                current_player)
     winners = result["winners"]
     if len(winners) == 1:
-        return Phrase("{0} wins!", (player_name(names, winners[0]),)), winners[0]
-    return Phrase("Draw"), None
+        return Phrase(named(_("{name} wins!")), (player_name(names, winners[0]),)), winners[0]
+    return Phrase(_("Draw")), None
 
 
 # -- fonts -------------------------------------------------------------------------------

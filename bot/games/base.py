@@ -17,6 +17,7 @@ from bot.components import GameAction
 from bot.replies import Interaction
 from engines import GAMES, EndReason, Game, GameState, Result
 from engines.base import OptionSpec
+from i18n import _, ngettext
 from renderers.common import SEAT_COLOURS
 from storage import GameRecord, MoveKind, NewMove
 
@@ -167,8 +168,9 @@ class GameUI(ABC, Generic[StateT]):
         if event is not None:
             return event
         if move.kind is MoveKind.FORCED:
-            return f"{who} had a single possible move: `{move.move}`."
-        return f"{who} played `{move.move}`."
+            return _("{who} had a single possible move: `{move}`.").format(who=who,
+                                                                          move=move.move)
+        return _("{who} played `{move}`.").format(who=who, move=move.move)
 
     def summarize(self, table: Table[StateT], moves: Sequence[NewMove]) -> list[str]:
         """The lines a board message shows for the moves of one action (one per move here).
@@ -189,14 +191,21 @@ class GameUI(ABC, Generic[StateT]):
     def result_text(self, table: Table[StateT], result: Result) -> str:
         """The end of the game in one sentence."""
         names = table.names
-        winners = " and ".join(names[s] for s in result.winners)
+        winners = names_text([names[s] for s in result.winners])
+        count = len(result.winners)
         if result.reason in (EndReason.RESIGNED, EndReason.TIMEOUT):
-            losers = [names[s] for s in range(len(names)) if s not in result.winners]
-            did = "resigned" if result.reason == EndReason.RESIGNED else "ran out of time"
-            return f"{', '.join(losers)} {did}: {winners} wins."
-        if len(result.winners) > 1:
-            return "Draw."
-        return f"{winners} wins!"
+            losers = names_text([names[s] for s in range(len(names))
+                                 if s not in result.winners])
+            if result.reason == EndReason.RESIGNED:
+                text = ngettext("{losers} resigned: {winners} wins.",
+                                "{losers} resigned: {winners} win.", count)
+            else:
+                text = ngettext("{losers} ran out of time: {winners} wins.",
+                                "{losers} ran out of time: {winners} win.", count)
+            return text.format(losers=losers, winners=winners)
+        if count > 1:
+            return _("Draw.")
+        return _("{winner} wins!").format(winner=winners)
 
     @abstractmethod
     def status(self, table: Table[StateT]) -> str:
@@ -223,30 +232,73 @@ class GameUI(ABC, Generic[StateT]):
 
 
 LEFT, TIMED_OUT = "left", "timeout"
-"""Why a seat was handed to the AI: the text of its LEAVE move in the log."""
+"""Why a seat was handed to the AI: the text of its LEAVE move in the log (stored: never
+translated)."""
 
 
 def seat_event_text(who: str, move: NewMove) -> str | None:
     """The log line of a seat event (a resignation, a seat handed to the AI, a timeout);
     None for a move on the board."""
     if move.kind is MoveKind.RESIGN:
-        return f"{who} resigned."
+        return _("{who} resigned.").format(who=who)
     if move.kind is MoveKind.TIMEOUT:
-        return f"{who} ran out of time."
+        return _("{who} ran out of time.").format(who=who)
     if move.kind is MoveKind.LEAVE:
-        why = "ran out of time" if move.move == TIMED_OUT else "left the game"
-        return f"{who} {why}: 🤖 the AI plays their seat from now on."
+        if move.move == TIMED_OUT:
+            return _("{who} ran out of time: 🤖 the AI plays their seat from now on.").format(
+                who=who)
+        return _("{who} left the game: 🤖 the AI plays their seat from now on.").format(who=who)
     return None
+
+
+def names_text(names: Sequence[str]) -> str:
+    """`Alice`, `Alice and Bob`, `Alice, Bob and Carol` in the current language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def players_text(game: Game[Any]) -> str:
     """`2 players`, `2–5 players`."""
     low, high = game.min_players, game.max_players
-    return f"{low} players" if low == high else f"{low}–{high} players"
+    if low == high:
+        return ngettext("{n} player", "{n} players", low).format(n=low)
+    return _("{low}–{high} players").format(low=low, high=high)
+
+
+NOUNS: dict[str, Callable[[int], str]] = {
+    "capture": lambda n: ngettext("{n} capture", "{n} captures", n),
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    "cell": lambda n: ngettext("{n} cell", "{n} cells", n),
+    "empty bed": lambda n: ngettext("{n} empty bed", "{n} empty beds", n),
+    "garden": lambda n: ngettext("{n} garden", "{n} gardens", n),
+    "legal move": lambda n: ngettext("{n} legal move", "{n} legal moves", n),
+    "more turn": lambda n: ngettext("{n} more turn", "{n} more turns", n),
+    "move": lambda n: ngettext("{n} move", "{n} moves", n),
+    "own pawn": lambda n: ngettext("{n} own pawn", "{n} own pawns", n),
+    "paquet": lambda n: ngettext("{n} paquet", "{n} paquets", n),
+    "pawn": lambda n: ngettext("{n} pawn", "{n} pawns", n),
+    "pebble": lambda n: ngettext("{n} pebble", "{n} pebbles", n),
+    "pile": lambda n: ngettext("{n} pile", "{n} piles", n),
+    "player": lambda n: ngettext("{n} player", "{n} players", n),
+    "point": lambda n: ngettext("{n} point", "{n} points", n),
+    "step": lambda n: ngettext("{n} step", "{n} steps", n),
+    "tile": lambda n: ngettext("{n} tile", "{n} tiles", n),
+    "turn": lambda n: ngettext("{n} turn", "{n} turns", n),
+}
+"""The counted nouns `plural` knows, each through its own plural message (the nouns the game
+UIs count): `NOUNS["pebble"](3)` is `{n} pebbles` in English, `{n} galets` in French."""
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """`1 pebble`, `2 pebbles`, `0 pebbles` (`many` for an irregular plural)."""
+    """`1 pebble`, `2 pebbles`, `0 pebbles` in the current language (French: `0 galet`).
+
+    `word` is an English noun of `NOUNS`, looked up through its plural message; a noun not
+    listed there stays English (`many` for an irregular plural): add it to `NOUNS`.
+    """
+    counted = NOUNS.get(word)
+    if counted is not None:
+        return counted(count).format(n=count)
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
@@ -259,18 +311,22 @@ def option_value_text(spec: OptionSpec | None, value: object) -> str:
     if spec is not None:
         for choice, text in spec.choice_labels.items():
             if type(choice) is type(value) and choice == value:
-                return text
+                return _(text) if text else text  # labels are N_-marked by the engines
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
+
+
+def option_label_text(game: Game[Any], name: str) -> str:
+    """How players read an option's name (`grape faces on the die`), in the current language."""
+    spec = game.option_specs.get(name)
+    return _(spec.label) if spec is not None and spec.label else name
 
 
 def describe_options(game: Game[Any], options: Mapping[str, object]) -> str:
     """`grape faces on the die: 2 · removed pawns return to their stock: yes` (or '')."""
-
-    def label(name: str) -> str:
-        spec = game.option_specs.get(name)
-        return spec.label if spec is not None else name
-
-    return " · ".join(f"{label(name)}: {option_value_text(game.option_specs.get(name), value)}"
-                      for name, value in options.items())
+    return " · ".join(
+        _("{option}: {value}").format(
+            option=option_label_text(game, name),
+            value=option_value_text(game.option_specs.get(name), value))
+        for name, value in options.items())

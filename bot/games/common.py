@@ -10,9 +10,13 @@ from bot.components import GameButton
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import Table, Turn
 from bot.replies import Interaction
+from i18n import N_, _
 
 COMMON_ACTIONS = ("resign", "resign_confirm", "resign_cancel")
 """Actions every game's components may carry, handled here before the game's own."""
+
+NUMBERED_THINGS = (N_("row"), N_("column"), N_("garden"), N_("pile"), N_("cell"), N_("stack"))
+"""What `small_number` may be asked to read, in English (its `what`), marked for translation."""
 
 
 def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
@@ -20,14 +24,14 @@ def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
     leaving = len(table.names) >= 3
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(table.id, None, "resign_confirm",
-                             label="Leave" if leaving else "Resign",
+                             label=_("Leave") if leaving else _("Resign"),
                              style=discord.ButtonStyle.danger, emoji="🏳️"))
-    view.add_item(GameButton(table.id, None, "resign_cancel", label="Keep playing",
+    view.add_item(GameButton(table.id, None, "resign_cancel", label=_("Keep playing"),
                              style=discord.ButtonStyle.secondary))
     if leaving:
-        return (f"Leave {table.title}? 🤖 The AI plays your seat until the end and you rank "
-                "last; the others play on.", view)
-    return f"Resign {table.title}? Your opponent wins at once.", view
+        return (_("Leave {title}? 🤖 The AI plays your seat until the end and you rank "
+                  "last; the others play on.").format(title=table.title), view)
+    return _("Resign {title}? Your opponent wins at once.").format(title=table.title), view
 
 
 def small_number(text: str, what: str, highest: int) -> int:
@@ -37,7 +41,8 @@ def small_number(text: str, what: str, highest: int) -> int:
     they are checked like typed input.
     """
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= highest:
-        raise Refusal(f"There is no {what} {text[:20]!r} here: use the board's controls.")
+        raise Refusal(_("There is no {what} {value} here: use the board's controls.").format(
+            what=_(what) if what else what, value=repr(text[:20])))
     return int(text)
 
 
@@ -45,7 +50,7 @@ def require_player(table: Table[Any], user_id: int) -> int:
     """The user's seat; a NotAPlayer refusal when they have none."""
     seat = table.record.seat_of(user_id)
     if seat is None:
-        raise NotAPlayer(f"You are not playing in {table.title}.")
+        raise NotAPlayer(_("You are not playing in {title}.").format(title=table.title))
     return seat
 
 
@@ -75,7 +80,7 @@ async def play_from_panel(
 
 def played_text(turn: Turn) -> str:
     """`Played b2:NNE.`, and what the player should know if the board could not be shown."""
-    text = f"Played `{turn.moves[0].move}`."
+    text = _("Played `{move}`.").format(move=turn.moves[0].move)
     return f"{text}\n{turn.note}" if turn.note else text
 
 

@@ -26,7 +26,7 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
 from engines.base import CHANCE, Game, ResultDict
 from engines.grid import Cell, Grid
-from i18n import Language, _, current_language, ngettext
+from i18n import Language, _, current_language, ngettext, use_language
 
 Colour = str
 """A Pillow colour: "#rrggbb"."""
@@ -953,20 +953,23 @@ def reference_palette(
     """A game's palette, chosen once from pictures of reference games (seeded random play).
 
     Start, middle and end positions, with their last moves and as previews: the colours the
-    game's boards are made of. A picture with a colour they lack gets its own palette.
+    game's boards are made of. A picture with a colour they lack gets its own palette. The
+    references are drawn in English whatever the language of the moment, so a picture's bytes
+    never depend on the language of the first picture a process drew.
     """
     pictures: list[Image.Image] = []
     token = _REFERENCES.set(pictures)
     unrecorded = _RECORDS.set(None)  # the reference games are not the picture being checked
     try:
-        for count in players:
-            names = REFERENCE_NAMES[:count]
-            for seed, moves in enumerate(plies):
-                state, last = seeded_position(game, count, moves, seed)
-                view = state.view(None)
-                render(view, last, names=names)
-                if last is not None:
-                    render(view, last, preview=True, names=names)
+        with use_language(Language.EN):
+            for count in players:
+                names = REFERENCE_NAMES[:count]
+                for seed, moves in enumerate(plies):
+                    state, last = seeded_position(game, count, moves, seed)
+                    view = state.view(None)
+                    render(view, last, names=names)
+                    if last is not None:
+                        render(view, last, preview=True, names=names)
     finally:
         _RECORDS.reset(unrecorded)
         _REFERENCES.reset(token)

@@ -25,10 +25,13 @@ from bot.clock import DEFAULT_CLOCK, Clock, clock_spec
 from bot.components import ChallengeButton, LobbyButton
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import GameUI, describe_options
+from bot.languages import Languages
 from bot.publisher import Post, Publisher, PublishFailed
+from bot.replay import and_join
 from bot.replies import Interaction
 from bot.sessions import SessionManager, game_title, utcnow
 from engines import GAMES
+from i18n import N_, Language, _, ngettext, use_language
 from storage import (
     ChallengeRecord,
     ChallengeStatus,
@@ -56,17 +59,38 @@ THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embe
 AI_PLACEHOLDER_BASE = 100
 """Seat numbers of AI players at a table before the seats are drawn (beyond any real seat)."""
 
+ANSWERED = {
+    ChallengeStatus.ACCEPTED: N_("This challenge was already accepted."),
+    ChallengeStatus.DECLINED: N_("This challenge was already declined."),
+    ChallengeStatus.CANCELLED: N_("This challenge was already cancelled."),
+    ChallengeStatus.EXPIRED: N_("This challenge has already expired."),
+}
+"""Why a challenge may no longer be answered."""
+
 HostChannel = discord.TextChannel | discord.Thread
 """Where a game can run: a text channel (usually in a thread of its own) or a thread."""
 
 
+HOSTED = {
+    "challenges": (N_("Challenges are made in a server channel, not in direct messages."),
+                   N_("Challenges are made in a text channel or a thread, not here.")),
+    "tables": (N_("Tables are opened in a server channel, not in direct messages."),
+               N_("Tables are opened in a text channel or a thread, not here.")),
+    "games": (N_("Games are played in a server channel, not in direct messages."),
+              N_("Games are played in a text channel or a thread, not here.")),
+}
+"""Why a challenge, a table or a game cannot be made here: in DMs, in another channel."""
+
+
 def host_channel(interaction: Interaction, what: str) -> HostChannel:
-    """The channel of a command that opens a game; a Refusal anywhere else."""
+    """The channel of a command that opens `what` (a key of `HOSTED`); a Refusal anywhere
+    else."""
     channel = interaction.channel
+    in_dms, elsewhere = HOSTED[what]
     if interaction.guild is None or channel is None:
-        raise Refusal(f"{what} are made in a server channel, not in direct messages.")
+        raise Refusal(_(in_dms))
     if not isinstance(channel, discord.TextChannel | discord.Thread):
-        raise Refusal(f"{what} are made in a text channel or a thread, not here.")
+        raise Refusal(_(elsewhere))
     return channel
 
 
@@ -91,22 +115,37 @@ def clock_name(clock: str) -> str:
         return Clock(clock).value
     except ValueError:
         known = ", ".join(c.value for c in Clock)
-        raise Refusal(f"There is no clock {clock[:20]!r}: choose one of {known}.") from None
+        raise Refusal(_("There is no clock {clock}: choose one of {known}.").format(
+            clock=repr(clock[:20]), known=known)) from None
+
+
+CREATE_THREADS = N_("Create Public Threads")
+PERMISSION_NAMES = {
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "create_public_threads": CREATE_THREADS,
+}
+"""Permissions as Discord's settings name them."""
 
 
 def _permission_names(names: list[str]) -> str:
-    return ", ".join(name.replace("_", " ").title() for name in names)
+    return ", ".join(_(PERMISSION_NAMES[name]) if name in PERMISSION_NAMES
+                     else name.replace("_", " ").title() for name in names)
 
 
 class ChallengeService:
     """Opens challenges, answers them and expires them (timers rebuilt after a restart)."""
 
     def __init__(self, db: Database, sessions: SessionManager, uis: Mapping[str, GameUI[Any]],
-                 publisher: Publisher) -> None:
+                 publisher: Publisher, languages: Languages | None = None) -> None:
         self.db = db
         self.sessions = sessions
         self.uis = uis
         self.publisher = publisher
+        self.languages = languages or sessions.languages
+        """Challenges and tables are public: written in their server's language."""
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._rematches: dict[int, int] = {}
@@ -130,35 +169,39 @@ class ChallengeService:
         itself starts a game against the AI (at `level`) at once.
         """
         challenger = interaction.user
-        channel = host_channel(interaction, "Challenges")
+        channel = host_channel(interaction, "challenges")
         entry = self._playable_entry(game_id)
         invited = [opponents] if isinstance(opponents, discord.Member) else list(opponents)
         me = interaction.client.user
         if me is not None and any(o.id == me.id for o in invited):
             if len(invited) > 1:
-                raise Refusal("To play with people and the AI together, open a table with "
-                              "`/lobby` and add AI players there.")
+                raise Refusal(_("To play with people and the AI together, open a table with "
+                                "`/lobby` and add AI players there."))
             await self.start_against_ai(interaction, game_id, level, options or {}, clock)
             return
         for opponent in invited:
             if opponent.id == challenger.id:
-                raise Refusal("You cannot challenge yourself: pick another member.")
+                raise Refusal(_("You cannot challenge yourself: pick another member."))
             if opponent.bot:
-                raise Refusal(f"{opponent.display_name} is a bot and cannot play. "
-                              "Challenge a person.")
+                raise Refusal(_("{name} is a bot and cannot play. Challenge a person.").format(
+                    name=opponent.display_name))
         if len({o.id for o in invited}) != len(invited):
-            raise Refusal("You named the same member twice: name each opponent once.")
+            raise Refusal(_("You named the same member twice: name each opponent once."))
         game = GAMES[game_id]
         players = len(invited) + 1
         if players > game.max_players:
             if game.max_players == 2:
-                raise Refusal(f"{entry.name} is a game for 2 players: challenge one opponent "
-                              "only.")
-            raise Refusal(f"{entry.name} takes at most {game.max_players} players: challenge "
-                          f"up to {game.max_players - 1} opponents.")
+                raise Refusal(_("{game} is a game for 2 players: challenge one opponent "
+                                "only.").format(game=entry.name))
+            raise Refusal(_("{game} takes at most {players} players: challenge up to "
+                            "{opponents} opponents.").format(
+                                game=entry.name, players=game.max_players,
+                                opponents=game.max_players - 1))
         if players < game.min_players:
-            raise Refusal(f"{entry.name} needs at least {game.min_players} players: name "
-                          f"{game.min_players - 1} opponents, or open a table with `/lobby`.")
+            raise Refusal(_("{game} needs at least {players} players: name {opponents} "
+                            "opponents, or open a table with `/lobby`.").format(
+                                game=entry.name, players=game.min_players,
+                                opponents=game.min_players - 1))
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
 
@@ -172,9 +215,10 @@ class ChallengeService:
                 player_names=names, options=resolved, now=now,
                 expires_at=now + CHALLENGE_TIMEOUT, clock=clock_name(clock),
             )
+        embed, view = await self._shown(challenge)
         await interaction.response.send_message(
-            content=" ".join(o.mention for o in invited), embed=self._embed(challenge),
-            view=self._buttons(challenge), allowed_mentions=discord.AllowedMentions(users=True),
+            content=" ".join(o.mention for o in invited), embed=embed, view=view,
+            allowed_mentions=discord.AllowedMentions(users=True),
         )
         message = await interaction.original_response()
         await self.db.set_challenge_message(challenge.id, message.id)
@@ -189,7 +233,7 @@ class ChallengeService:
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down."""
         host = interaction.user
-        channel = host_channel(interaction, "Tables")
+        channel = host_channel(interaction, "tables")
         self._playable_entry(game_id)
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
@@ -201,8 +245,8 @@ class ChallengeService:
                 options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
                 clock=clock_name(clock),
             )
-        await interaction.response.send_message(embed=self._embed(lobby),
-                                                view=self._buttons(lobby))
+        embed, view = await self._shown(lobby)
+        await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
         await self.db.set_challenge_message(lobby.id, message.id)
         self._schedule(lobby)
@@ -213,9 +257,10 @@ class ChallengeService:
         if ui is None:
             if game_id in GAMES:
                 ready = ", ".join(ui.name for ui in self.uis.values())
-                raise Refusal(f"{GAMES[game_id].name} is coming soon. You can play {ready} "
-                              "today.")
-            raise Refusal(f"There is no game called {game_id!r}. See `/games`.")
+                raise Refusal(_("{game} is coming soon. You can play {ready} today.").format(
+                    game=GAMES[game_id].name, ready=ready))
+            raise Refusal(_("There is no game called {game}. See `/games`.").format(
+                game=repr(game_id)))
         return ui
 
     @staticmethod
@@ -227,12 +272,14 @@ class ChallengeService:
                 owner = next((GAMES[g].name for g in GAMES if name in GAMES[g].option_specs), "")
                 spec = next((GAMES[g].option_specs[name] for g in GAMES
                              if name in GAMES[g].option_specs), None)
-                label = spec.label if spec is not None else name
-                raise Refusal(f"“{label}” is an option of {owner}, not of {game.name}.")
+                label = _(spec.label) if spec is not None else name
+                raise Refusal(_("“{option}” is an option of {owner}, not of {game}.").format(
+                    option=label, owner=owner, game=game.name))
         try:
             return game.resolve_options(options)
         except ValueError as error:
-            raise Refusal(f"That option cannot be used: {error}.") from error
+            raise Refusal(_("That option cannot be used: {reason}.").format(
+                reason=error)) from error
 
     async def check_can_host(self, channel: HostChannel) -> None:
         """Refuse when a game could not start here: permissions, or a game already running."""
@@ -243,18 +290,22 @@ class ChallengeService:
         needed = IN_THREAD_PERMISSIONS if isinstance(channel, discord.Thread) else POST_PERMISSIONS
         missing = [name for name in needed if not getattr(perms, name)]
         if missing:
-            raise Refusal(
-                f"I cannot run a game in {channel.mention}: I need the "
-                f"{_permission_names(missing)} permission there. Ask a moderator to grant it "
-                f"(Create Public Threads too, so each game gets its own thread), or challenge "
-                f"in another channel.")
+            raise Refusal(ngettext(
+                "I cannot run a game in {channel}: I need the {permissions} permission there. "
+                "Ask a moderator to grant it ({threads} too, so each game gets its own "
+                "thread), or challenge in another channel.",
+                "I cannot run a game in {channel}: I need the {permissions} permissions "
+                "there. Ask a moderator to grant them ({threads} too, so each game gets its "
+                "own thread), or challenge in another channel.", len(missing)).format(
+                    channel=channel.mention, permissions=_permission_names(missing),
+                    threads=_(CREATE_THREADS)))
         running = await self.db.running_game_in(channel.id)
         if running is not None:
-            raise Refusal(
-                f"A game is already running in {channel.mention} "
-                f"({game_title(running.game, [s.display_name for s in running.seats])}). "
-                "Only one game runs per channel or thread: finish it first, or challenge "
-                "in another channel.")
+            raise Refusal(_(
+                "A game is already running in {channel} ({title}). Only one game runs per "
+                "channel or thread: finish it first, or challenge in another channel.").format(
+                    channel=channel.mention,
+                    title=game_title(running.game, [s.display_name for s in running.seats])))
 
     @staticmethod
     def starts_in_thread(channel: object) -> bool:
@@ -264,71 +315,100 @@ class ChallengeService:
         perms = channel.permissions_for(channel.guild.me)
         return all(getattr(perms, name) for name in THREAD_PERMISSIONS)
 
+    async def server_language(self, guild_id: int | None) -> Language:
+        """The language of a server's public messages (challenges, tables, notices)."""
+        return await self.languages.of_server(guild_id)
+
+    async def _shown(self, challenge: ChallengeRecord) -> tuple[discord.Embed, discord.ui.View]:
+        """The challenge's or table's public message, in its server's language."""
+        with use_language(await self.server_language(challenge.guild_id)):
+            return self._embed(challenge), self._buttons(challenge)
+
+    async def _notice(self, challenge: ChallengeRecord, text: str, colour: discord.Colour,
+                      **params: object) -> discord.Embed:
+        """A public notice about a challenge (`text` marked with N_), in its server's
+        language."""
+        with use_language(await self.server_language(challenge.guild_id)):
+            return discord.Embed(description=_(text).format(**params), colour=colour)
+
     def _embed(self, challenge: ChallengeRecord) -> discord.Embed:
+        """The challenge or table, in the current language."""
         entry = self.uis[challenge.game]
         expires = discord.utils.format_dt(challenge.expires_at, "R")
         minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
+        pitch = _(entry.pitch)
         if challenge.is_lobby:
             game = GAMES[challenge.game]
             seated = "\n".join(
                 f"{i + 1}. {challenge.name_of(uid) if is_ai(uid) else f'<@{uid}>'}"
-                f"{' (host)' if uid == challenge.challenger_id else ''}"
+                + (_(" (host)") if uid == challenge.challenger_id else "")
                 for i, uid in enumerate(challenge.player_ids))
-            description = (
-                f"<@{challenge.challenger_id}> opens a table of **{entry.name}** "
-                f"({game.min_players} to {game.max_players} players).\n*{entry.pitch}*\n\n"
-                f"**At the table ({len(challenge.player_ids)}/{game.max_players}):**\n{seated}"
-                f"\n\nClick **Join** to play; the host may add AI players, and clicks "
-                f"**Start** once at least "
-                f"{game.min_players} players are seated. This table expires {expires} "
-                f"(after {minutes} minutes).")
-            title = f"🪑 {entry.name} table"
+            opens = _("{host} opens a table of **{game}** ({low} to {high} players).").format(
+                host=f"<@{challenge.challenger_id}>", game=entry.name, low=game.min_players,
+                high=game.max_players)
+            at_table = _("**At the table ({seated}/{seats}):**").format(
+                seated=len(challenge.player_ids), seats=game.max_players)
+            how = ngettext(
+                "Click **Join** to play; the host may add AI players, and clicks **Start** "
+                "once at least {n} player is seated. This table expires {expires} (after "
+                "{minutes} minutes).",
+                "Click **Join** to play; the host may add AI players, and clicks **Start** "
+                "once at least {n} players are seated. This table expires {expires} (after "
+                "{minutes} minutes).", game.min_players).format(
+                    n=game.min_players, expires=expires, minutes=minutes)
+            description = f"{opens}\n*{pitch}*\n\n{at_table}\n{seated}\n\n{how}"
+            title = _("🪑 {game} table").format(game=entry.name)
         else:
             invited = ", ".join(challenge.name_of(uid) if is_ai(uid) else f"<@{uid}>"
                                 for uid in challenge.opponent_ids)
-            description = (f"<@{challenge.challenger_id}> challenges {invited} to "
-                           f"**{entry.name}**.\n*{entry.pitch}*\n\n")
+            challenges = _("{challenger} challenges {invited} to **{game}**.").format(
+                challenger=f"<@{challenge.challenger_id}>", invited=invited, game=entry.name)
+            description = f"{challenges}\n*{pitch}*\n\n"
             if len(challenge.opponent_ids) > 1:
                 answers = " · ".join(
                     f"{'✅' if uid in challenge.accepted_ids else '⏳'} "
                     f"{challenge.name_of(uid)}" for uid in challenge.opponent_ids)
-                description += (f"**Answers:** {answers}\nThe game starts when everyone has "
-                                "accepted; any Decline cancels it.\n\n")
+                description += _("**Answers:** {answers}\nThe game starts when everyone has "
+                                 "accepted; any Decline cancels it.").format(
+                                     answers=answers) + "\n\n"
             waiting = ", ".join(f"<@{uid}>" for uid in challenge.opponent_ids
                                 if uid not in challenge.accepted_ids)
-            description += (f"{waiting}, accept or decline: this challenge expires {expires} "
-                            f"(after {minutes} minutes).")
-            title = f"⚔️ {entry.name} challenge"
+            description += _("{waiting}, accept or decline: this challenge expires {expires} "
+                             "(after {minutes} minutes).").format(
+                                 waiting=waiting, expires=expires, minutes=minutes)
+            title = _("⚔️ {game} challenge").format(game=entry.name)
         embed = discord.Embed(title=title, description=description,
                               colour=discord.Colour.gold())
         if challenge.options:
-            embed.add_field(name="Options",
+            embed.add_field(name=_("Options"),
                             value=describe_options(GAMES[challenge.game], challenge.options))
-        embed.add_field(name="Clock", value=clock_spec(challenge.clock).label)
+        embed.add_field(name=_("Clock"), value=_(clock_spec(challenge.clock).label))
         return embed
 
     @staticmethod
     def _buttons(challenge: ChallengeRecord) -> discord.ui.View:
+        """Accept and Decline, or a table's buttons, in the current language."""
         view = discord.ui.View(timeout=None)
         if challenge.is_lobby:
-            view.add_item(LobbyButton(challenge.id, "join", label="Join", emoji="🪑",
+            view.add_item(LobbyButton(challenge.id, "join", label=_("Join"), emoji="🪑",
                                       style=discord.ButtonStyle.success))
-            view.add_item(LobbyButton(challenge.id, "leave", label="Leave", emoji="🚪",
+            view.add_item(LobbyButton(challenge.id, "leave", label=_("Leave"), emoji="🚪",
                                       style=discord.ButtonStyle.secondary))
-            view.add_item(LobbyButton(challenge.id, "start", label="Start", emoji="▶️",
+            view.add_item(LobbyButton(challenge.id, "start", label=_("Start"), emoji="▶️",
                                       style=discord.ButtonStyle.primary))
             for level, name in LEVEL_NAMES.items():
-                view.add_item(LobbyButton(challenge.id, f"ai_{level}", label=f"+ {name} AI",
+                view.add_item(LobbyButton(challenge.id, f"ai_{level}",
+                                          label=_("+ {level} AI").format(level=_(name)),
                                           emoji="🤖", style=discord.ButtonStyle.secondary,
                                           row=1))
-            view.add_item(LobbyButton(challenge.id, "drop_ai", label="− AI",
+            view.add_item(LobbyButton(challenge.id, "drop_ai", label=_("− AI"),
                                       style=discord.ButtonStyle.secondary, row=1,
                                       disabled=not any(is_ai(uid)
                                                        for uid in challenge.opponent_ids)))
             return view
-        view.add_item(ChallengeButton(challenge.id, "accept", label="Accept", emoji="✅",
+        view.add_item(ChallengeButton(challenge.id, "accept", label=_("Accept"), emoji="✅",
                                       style=discord.ButtonStyle.success))
-        view.add_item(ChallengeButton(challenge.id, "decline", label="Decline", emoji="✖️",
+        view.add_item(ChallengeButton(challenge.id, "decline", label=_("Decline"), emoji="✖️",
                                       style=discord.ButtonStyle.danger))
         return view
 
@@ -338,12 +418,12 @@ class ChallengeService:
         """The challenge if it may still be answered; otherwise a Refusal saying why."""
         challenge = await self.db.get_challenge(challenge_id)
         if challenge is None:
-            raise Refusal("This challenge no longer exists.")
+            raise Refusal(_("This challenge no longer exists."))
         if challenge.status is not ChallengeStatus.PENDING:
-            raise Refusal(f"This challenge was already {challenge.status.value}.")
+            raise Refusal(_(ANSWERED.get(challenge.status, ANSWERED[ChallengeStatus.EXPIRED])))
         if utcnow() >= challenge.expires_at:
             await self.expire(challenge.id)
-            raise Refusal("This challenge has expired. Send a new one with `/challenge`.")
+            raise Refusal(_("This challenge has expired. Send a new one with `/challenge`."))
         return challenge
 
     async def answer(
@@ -355,17 +435,21 @@ class ChallengeService:
             user = interaction.user.id
             invited = challenge.opponent_ids
             waiting = [uid for uid in invited if uid not in challenge.accepted_ids]
-            waiting_names = " and ".join(challenge.name_of(uid) for uid in waiting)
+            waiting_names = and_join([challenge.name_of(uid) for uid in waiting])
             if answer == "decline" and user in (*invited, challenge.challenger_id):
                 await self._decline(interaction, challenge, user)
             elif user not in invited:
                 if user == challenge.challenger_id:
-                    raise Refusal(f"You cannot accept your own challenge: waiting for "
-                                  f"{waiting_names}. Click Decline to withdraw it.")
-                everyone = " and ".join(challenge.name_of(uid) for uid in invited)
-                raise Refusal(f"Only {everyone} can answer this challenge.")
+                    raise Refusal(_("You cannot accept your own challenge: waiting for "
+                                    "{names}. Click Decline to withdraw it.").format(
+                                        names=waiting_names))
+                everyone = and_join([challenge.name_of(uid) for uid in invited])
+                raise Refusal(ngettext("Only {names} can answer this challenge.",
+                                       "Only {names} can answer this challenge.",
+                                       len(invited)).format(names=everyone))
             elif user in challenge.accepted_ids:
-                raise Refusal(f"You already accepted: waiting for {waiting_names}.")
+                raise Refusal(_("You already accepted: waiting for {names}.").format(
+                    names=waiting_names))
             else:
                 challenge.accepted_ids.append(user)
                 if len(challenge.accepted_ids) < len(invited):
@@ -373,8 +457,8 @@ class ChallengeService:
                     await self.db.update_challenge_players(
                         challenge.id, opponent_ids=invited, player_names=challenge.player_names,
                         accepted_ids=challenge.accepted_ids)
-                    await interaction.edit_original_response(embed=self._embed(challenge),
-                                                             view=self._buttons(challenge))
+                    embed, view = await self._shown(challenge)
+                    await interaction.edit_original_response(embed=embed, view=view)
                 else:
                     await self._accept(interaction, challenge)
 
@@ -389,41 +473,44 @@ class ChallengeService:
             game = GAMES[lobby.game]
             if action == "join":
                 if user.id == host:
-                    raise Refusal("You host this table: click Start once enough players "
-                                  "have joined.")
+                    raise Refusal(_("You host this table: click Start once enough players "
+                                    "have joined."))
                 if user.id in lobby.opponent_ids:
-                    raise Refusal("You are already at this table.")
+                    raise Refusal(_("You are already at this table."))
                 if len(lobby.player_ids) >= game.max_players:
-                    raise Refusal(f"This table is full ({game.max_players} players).")
+                    raise Refusal(_("This table is full ({players} players).").format(
+                        players=game.max_players))
                 lobby.opponent_ids.append(user.id)
                 lobby.player_names[user.id] = user.display_name
             elif action.startswith("ai_") or action == "drop_ai":
                 if user.id != host:
-                    raise Refusal(f"Only {lobby.name_of(host)}, who opened this table, can "
-                                  "add or remove AI players.")
+                    raise Refusal(_("Only {host}, who opened this table, can add or remove AI "
+                                    "players.").format(host=lobby.name_of(host)))
                 self._seat_ai(lobby, action, game.max_players)
             elif action == "leave":
                 if user.id == host:
                     await self._decline(interaction, lobby, user.id)
                     return
                 if user.id not in lobby.opponent_ids:
-                    raise Refusal("You are not at this table.")
+                    raise Refusal(_("You are not at this table."))
                 lobby.opponent_ids.remove(user.id)
             else:
                 if user.id != host:
-                    raise Refusal(f"Only {lobby.name_of(host)}, who opened this table, can "
-                                  "start it.")
+                    raise Refusal(_("Only {host}, who opened this table, can start it.").format(
+                        host=lobby.name_of(host)))
                 if len(lobby.player_ids) < game.min_players:
-                    raise Refusal(f"Waiting for players: {GAMES[lobby.game].name} needs at "
-                                  f"least {game.min_players}; {len(lobby.player_ids)} seated.")
+                    raise Refusal(_("Waiting for players: {game} needs at least {players}; "
+                                    "{seated} seated.").format(
+                                        game=game.name, players=game.min_players,
+                                        seated=len(lobby.player_ids)))
                 await self._accept(interaction, lobby)
                 return
             await interaction.response.defer()  # answer before writing
             await self.db.update_challenge_players(
                 lobby.id, opponent_ids=lobby.opponent_ids, player_names=lobby.player_names,
                 accepted_ids=lobby.accepted_ids)
-            await interaction.edit_original_response(embed=self._embed(lobby),
-                                                     view=self._buttons(lobby))
+            embed, view = await self._shown(lobby)
+            await interaction.edit_original_response(embed=embed, view=view)
 
     @staticmethod
     def _seat_ai(lobby: ChallengeRecord, action: str, max_players: int) -> None:
@@ -431,12 +518,13 @@ class ChallengeService:
         seated_ais = [uid for uid in lobby.opponent_ids if is_ai(uid)]
         if action == "drop_ai":
             if not seated_ais:
-                raise Refusal("There is no AI player at this table.")
+                raise Refusal(_("There is no AI player at this table."))
             lobby.opponent_ids.remove(seated_ais[-1])
             return
         level = action.removeprefix("ai_")
         if len(lobby.player_ids) >= max_players:
-            raise Refusal(f"This table is full ({max_players} players).")
+            raise Refusal(_("This table is full ({players} players).").format(
+                players=max_players))
         # A placeholder id, unique at the table; the seat's own id is given at the start.
         placeholder = ai_user_id(level, AI_PLACEHOLDER_BASE + len(seated_ais))
         while placeholder in lobby.opponent_ids:
@@ -452,20 +540,19 @@ class ChallengeService:
         await interaction.response.defer()  # answer before writing
         await self.db.close_challenge(challenge.id, status)
         self._cancel_timer(challenge.id)
-        name = GAMES[challenge.game].name
         if challenge.is_lobby:
-            text = f"{challenge.name_of(user)} closed the {name} table."
+            text = N_("{name} closed the {game} table.")
         elif withdrawn:
-            text = f"{challenge.name_of(user)} withdrew the {name} challenge."
+            text = N_("{name} withdrew the {game} challenge.")
         else:
-            text = f"{challenge.name_of(user)} declined the {name} challenge."
-        await interaction.edit_original_response(
-            content=None, embed=discord.Embed(description=text, colour=discord.Colour.dark_grey()),
-            view=None)
+            text = N_("{name} declined the {game} challenge.")
+        embed = await self._notice(challenge, text, discord.Colour.dark_grey(),
+                                   name=challenge.name_of(user), game=GAMES[challenge.game].name)
+        await interaction.edit_original_response(content=None, embed=embed, view=None)
 
     async def _accept(self, interaction: Interaction, challenge: ChallengeRecord) -> None:
         """Everyone is in: draw the seats, open the game's thread and start it."""
-        channel = host_channel(interaction, "Games")
+        channel = host_channel(interaction, "games")
         await self.check_can_host(channel)  # permissions may have changed in ten minutes
         await interaction.response.defer()
         order = challenge.seating or challenge.player_ids
@@ -476,17 +563,19 @@ class ChallengeService:
         title = game_title(record.game, [seat.display_name for seat in record.seats])
         await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
-        where = home.mention if home.id != channel.id else "this channel"
         if challenge.is_lobby:
-            who = f"{challenge.name_of(challenge.challenger_id)} started the table!"
+            who, name = N_("{name} started the table!"), challenge.challenger_id
         elif len(challenge.opponent_ids) == 1:
-            who = f"{challenge.name_of(challenge.opponent_ids[0])} accepted!"
+            who, name = N_("{name} accepted!"), challenge.opponent_ids[0]
         else:
-            who = "Everyone accepted!"
-        await interaction.edit_original_response(
-            content=None, view=None,
-            embed=discord.Embed(description=f"✅ {who} **{title}** is on in {where}.",
-                                colour=discord.Colour.green()))
+            who, name = N_("Everyone accepted!"), challenge.challenger_id
+        with use_language(await self.server_language(challenge.guild_id)):
+            where = home.mention if home.id != channel.id else _("this channel")
+            started = _("**{title}** is on in {where}.").format(title=title, where=where)
+            embed = discord.Embed(
+                description=f"✅ {_(who).format(name=challenge.name_of(name))} {started}",
+                colour=discord.Colour.green())
+        await interaction.edit_original_response(content=None, view=None, embed=embed)
         await self.sessions.start(record)
 
     async def _create_game(
@@ -517,12 +606,13 @@ class ChallengeService:
         clock: str = DEFAULT_CLOCK,
     ) -> None:
         """A member against the AI: no one to wait for, the game starts at once."""
-        channel = host_channel(interaction, "Games")
+        channel = host_channel(interaction, "games")
         self._playable_entry(game_id)
         game = GAMES[game_id]
         if game.min_players > 2:
-            raise Refusal(f"{game.name} needs at least {game.min_players} players: open a "
-                          "table with `/lobby` and add AI players there.")
+            raise Refusal(_("{game} needs at least {players} players: open a table with "
+                            "`/lobby` and add AI players there.").format(
+                                game=game.name, players=game.min_players))
         resolved = self.resolve_options(game_id, options)
         await self.check_can_host(channel)
         await interaction.response.defer()
@@ -531,11 +621,14 @@ class ChallengeService:
         record, home = await self._create_game(channel, game_id, players, resolved,
                                                clock_name(clock))
         title = game_title(record.game, [seat.display_name for seat in record.seats])
-        where = home.mention if home.id != channel.id else "this channel"
-        await interaction.edit_original_response(
-            content=None, embed=discord.Embed(
-                description=f"🤖 **{title}** is on in {where}: you play against the AI "
-                            f"({LEVEL_NAMES[level]}).", colour=discord.Colour.green()))
+        with use_language(await self.server_language(channel.guild.id)):
+            where = home.mention if home.id != channel.id else _("this channel")
+            embed = discord.Embed(
+                description=_("🤖 **{title}** is on in {where}: you play against the AI "
+                              "({level}).").format(title=title, where=where,
+                                                   level=_(LEVEL_NAMES[level])),
+                colour=discord.Colour.green())
+        await interaction.edit_original_response(content=None, embed=embed)
         await self.sessions.start(record)
 
     # -- rematch -----------------------------------------------------------------------
@@ -548,25 +641,25 @@ class ChallengeService:
         """
         record = await self.db.get_game(game_id)
         if record is None:
-            raise Refusal("This game no longer exists.")
+            raise Refusal(_("This game no longer exists."))
         if record.status is not GameStatus.FINISHED:
-            raise Refusal("A rematch is offered once a game is over; this one was aborted. "
-                          "Start a new one with `/challenge`.")
+            raise Refusal(_("A rematch is offered once a game is over; this one was aborted. "
+                            "Start a new one with `/challenge`."))
         user = interaction.user.id
         if record.seat_of(user) is None:
-            raise NotAPlayer("Only the players of this game can ask for a rematch.")
+            raise NotAPlayer(_("Only the players of this game can ask for a rematch."))
         offered = self._rematches.get(game_id)
         if offered is not None:
             pending = await self.db.get_challenge(offered)
             if pending is not None and pending.status is ChallengeStatus.PENDING:
-                raise Refusal("A rematch of this game is already offered: accept or decline "
-                              "it there.")
+                raise Refusal(_("A rematch of this game is already offered: accept or "
+                                "decline it there."))
         guild = interaction.guild
         home = guild.get_channel_or_thread(record.parent_id or record.channel_id) \
             if guild is not None else None
         if not isinstance(home, discord.TextChannel | discord.Thread):
-            raise Refusal("The channel this game was played from is gone: start a new game "
-                          "with `/challenge`.")
+            raise Refusal(_("The channel this game was played from is gone: start a new "
+                            "game with `/challenge`."))
         await self.check_can_host(home)
         seats = record.seats[1:] + record.seats[:1]
         order = [seat.user_id for seat in seats]
@@ -578,7 +671,8 @@ class ChallengeService:
             new, where = await self._create_game(home, record.game,
                                                  [(uid, names[uid]) for uid in order],
                                                  record.options, record.clock, draw_seats=False)
-            await interaction.followup.send(f"🔁 Rematch on in {where.mention}.", ephemeral=True)
+            await interaction.followup.send(
+                _("🔁 Rematch on in {where}.").format(where=where.mention), ephemeral=True)
             await self.sessions.start(new)
             return
         now = utcnow()
@@ -591,15 +685,19 @@ class ChallengeService:
                 accepted_ids=[uid for uid in others if is_ai(uid)])
         await interaction.response.defer(ephemeral=True, thinking=True)
         people = [uid for uid in others if not is_ai(uid)]
+        embed, view = await self._shown(challenge)
+        with use_language(await self.server_language(challenge.guild_id)):
+            content = _("🔁 Rematch! {players}").format(
+                players=" ".join(f"<@{uid}>" for uid in people))
         message_id = await self.publisher.post(home.id, Post(
-            content=f"🔁 Rematch! {' '.join(f'<@{uid}>' for uid in people)}",
-            embed=self._embed(challenge), view=self._buttons(challenge),
+            content=content, embed=embed, view=view,
             mentions=discord.AllowedMentions(users=True)))
         await self.db.set_challenge_message(challenge.id, message_id)
         self._rematches[game_id] = challenge.id
         self._schedule(challenge)
         await interaction.followup.send(
-            f"🔁 Rematch offered in {home.mention}: the others accept it there.", ephemeral=True)
+            _("🔁 Rematch offered in {where}: the others accept it there.").format(
+                where=home.mention), ephemeral=True)
 
     async def _home(self, channel: HostChannel, title: str) -> HostChannel:
         """A new public thread for the game, or the channel itself when none can be made."""
@@ -617,8 +715,8 @@ class ChallengeService:
         """After a failed thread: the channel itself must be free."""
         running = await self.db.running_game_in(channel.id)
         if running is not None:
-            raise Refusal("I could not open a thread for this game, and a game already runs "
-                          "in this channel. Try again in another channel.")
+            raise Refusal(_("I could not open a thread for this game, and a game already runs "
+                            "in this channel. Try again in another channel."))
 
     # -- expiry ------------------------------------------------------------------------
 
@@ -656,13 +754,19 @@ class ChallengeService:
             return
         minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
         game = GAMES[challenge.game].name
-        if challenge.is_lobby:
-            text = f"⌛ This {game} table expired: it was not started within {minutes} minutes."
-        else:
-            silent = [challenge.name_of(uid) for uid in challenge.opponent_ids
-                      if uid not in challenge.accepted_ids]
-            text = (f"⌛ This {game} challenge expired: {' and '.join(silent)} did not "
-                    f"answer within {minutes} minutes.")
+        with use_language(await self.server_language(challenge.guild_id)):
+            if challenge.is_lobby:
+                text = _("⌛ This {game} table expired: it was not started within {minutes} "
+                         "minutes.").format(game=game, minutes=minutes)
+            else:
+                silent = [challenge.name_of(uid) for uid in challenge.opponent_ids
+                          if uid not in challenge.accepted_ids]
+                text = ngettext(
+                    "⌛ This {game} challenge expired: {names} did not answer within {minutes} "
+                    "minutes.",
+                    "⌛ This {game} challenge expired: {names} did not answer within {minutes} "
+                    "minutes.", len(silent)).format(
+                        game=game, names=and_join(silent), minutes=minutes)
         embed = discord.Embed(description=text, colour=discord.Colour.dark_grey())
         try:
             await self.publisher.edit(challenge.channel_id, challenge.message_id,

@@ -44,6 +44,9 @@ REQUIRED_PERMISSIONS = discord.Permissions(
 """What the bot needs in a channel to run games there (the invite link asks for these)."""
 
 
+DESCRIPTION_LIMIT = 100
+"""Discord's limit on a command's or option's description."""
+
 NAMES = (app_commands.TranslationContextLocation.command_name,
          app_commands.TranslationContextLocation.group_name,
          app_commands.TranslationContextLocation.parameter_name)
@@ -60,6 +63,12 @@ class CatalogueTranslator(app_commands.Translator):
         language = language_of(str(locale))
         if language is DEFAULT_LANGUAGE or context.location in NAMES:
             return None
+        template = string.extras.get("template")
+        if template:  # a text built from pieces (a game option's help): translate each
+            params = {key: translate(language, str(value))
+                      for key, value in string.extras.get("params", {}).items()}
+            text = translate(language, template).format(**params)
+            return text if len(text) <= DESCRIPTION_LIMIT else text[:DESCRIPTION_LIMIT - 1] + "…"
         text = translate(language, string.message)
         return text if text != string.message else None
 
@@ -113,7 +122,8 @@ class Ludotheque(commands.Bot):
         self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker,
                                        painter=self.painter, languages=self.languages,
                                        archive_after=self.settings.archive_after)
-        self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher)
+        self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher,
+                                           self.languages)
         self.records = RecordsService(self.db, GAME_UIS)
         self.deadlines = DeadlineService(self.db, self.sessions, publisher)
         self.timers = TimerLoop(self.db, self.deadlines.actions())
@@ -151,7 +161,8 @@ class Ludotheque(commands.Bot):
         data: Mapping[str, object] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if not is_routed(custom_id, interaction.message):
-            await tell(interaction, UNKNOWN_CONTROL)
+            await tell(interaction, translate(language_of(str(interaction.locale)),
+                                              UNKNOWN_CONTROL))
 
     async def on_ready(self) -> None:
         """Resume running games once (on_ready fires again after reconnects)."""

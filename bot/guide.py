@@ -1,7 +1,9 @@
 """What `/games` and `/rules` tell: the list of games and each game's rules, as embeds.
 
 They are built here (not in the cog) because the Share button posts the same embed again,
-from the router, after a restart as well.
+from the router, after a restart as well. Both are written in the current language: the
+member's for the private answer, the server's for a shared copy. The games' texts (`pitch`,
+`rules`, `players`) are marked where they are defined and translated here, as shown.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from bot.errors import Refusal
 from bot.games import GAME_UIS
 from bot.games.base import players_text
 from engines import GAMES
+from i18n import _
 
 GAME_NAME_SHOWN = 50
 """Characters of an unknown game's name repeated in a refusal."""
@@ -20,14 +23,15 @@ GAME_NAME_SHOWN = 50
 def games_embed() -> discord.Embed:
     """The games with their players and a one-line pitch; which are coming soon."""
     embed = discord.Embed(title="🎲 Ludothèque", colour=discord.Colour.blurple(),
-                          description="Challenge someone with `/challenge`; rules with "
-                                      "`/rules`.")
+                          description=_("Challenge someone with `/challenge`; rules with "
+                                        "`/rules`."))
     for ui in GAME_UIS.values():
-        embed.add_field(name=f"{ui.name} ({ui.players})", value=ui.pitch, inline=False)
+        embed.add_field(name=f"{ui.name} ({_(ui.players)})", value=_(ui.pitch), inline=False)
     for game_id, game in GAMES.items():
         if game_id not in GAME_UIS:
-            embed.add_field(name=f"{game.name} ({players_text(game)}) · *coming soon*",
-                            value="Not playable here yet.", inline=False)
+            embed.add_field(name=_("{game} ({players}) · *coming soon*").format(
+                                game=game.name, players=_(players_text(game))),
+                            value=_("Not playable here yet."), inline=False)
     return embed
 
 
@@ -35,6 +39,7 @@ def rules_embed(game: str) -> discord.Embed:
     """A readable summary of one game's rules; a Refusal for an unknown game."""
     ui = GAME_UIS.get(game)
     if ui is None:
-        raise Refusal(f"There is no game called {game[:GAME_NAME_SHOWN]!r}. See `/games`.")
-    return discord.Embed(title=f"{ui.name} · {ui.players}", description=ui.rules,
+        raise Refusal(_("There is no game called {game}. See `/games`.").format(
+            game=repr(game[:GAME_NAME_SHOWN])))
+    return discord.Embed(title=f"{ui.name} · {_(ui.players)}", description=_(ui.rules),
                          colour=discord.Colour.blurple())

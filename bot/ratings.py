@@ -15,6 +15,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.ai_players import rated_id
+from i18n import ngettext
 from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingRow
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
@@ -26,9 +27,9 @@ MODEL = PlackettLuce()
 def streak_text(player: RatingRow) -> str:
     """`3 wins`, `2 losses`, or `—`."""
     if player.streak > 0:
-        return f"{player.streak} win{'s' * (player.streak > 1)}"
+        return ngettext("{n} win", "{n} wins", player.streak).format(n=player.streak)
     if player.streak < 0:
-        return f"{-player.streak} loss{'es' * (player.streak < -1)}"
+        return ngettext("{n} loss", "{n} losses", -player.streak).format(n=-player.streak)
     return "—"
 
 

@@ -9,13 +9,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from babel.dates import format_date
 
 from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
 from bot.errors import Refusal
 from bot.games.base import GameUI
 from bot.ratings import outcome_of, streak_text
-from bot.replay import Position, decision_positions, fitting_gif, render_position, viewer_caption
+from bot.replay import (
+    Position,
+    decision_positions,
+    fitting_gif,
+    moves_text,
+    render_position,
+    viewer_caption,
+)
 from engines import GAMES, EndReason
+from i18n import N_, _, current_language, ngettext
 from storage import (
     GLOBAL_SCOPE,
     Database,
@@ -54,6 +63,17 @@ VIEWER_FILENAME = "position.png"
 """The picture of a replay viewer (replaced at each step)."""
 
 
+REPLAY_STATUS = {GameStatus.RUNNING: N_("still running"), GameStatus.FINISHED: N_("finished"),
+                 GameStatus.ABORTED: N_("aborted")}
+"""A replayed game's state, in its caption."""
+
+
+def no_such_game(game_id: object) -> Refusal:
+    """The refusal of a game id that is not one of this server's games."""
+    return Refusal(_("There is no game #{id} on this server. `/history` lists the game "
+                     "ids.").format(id=game_id))
+
+
 def clip(text: str, limit: int) -> str:
     """`text`, cut with an ellipsis to at most `limit` characters."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -90,11 +110,13 @@ def replay_title(record: GameSummary | GameRecord) -> str:
 
 
 def replay_choice(record: GameSummary) -> str:
-    """`Qawale · Alice vs Bob · 25 Nov 2026 · #12`: a `/replay` suggestion (100 characters)."""
+    """`Qawale · Alice vs Bob · 25 Nov 2026 · #12`: a `/replay` suggestion (100 characters),
+    the month in the current language."""
     when = record.finished_at or record.updated_at
-    tail = f" · {when.day} {when:%b %Y} · #{record.id}"
+    day = format_date(when, "d MMM y", locale=current_language().value)
+    tail = f" · {day} · #{record.id}"
     if record.status is GameStatus.ABORTED:
-        tail += " · aborted"
+        tail += f" · {_('aborted')}"
     return clip(replay_title(record), CHOICE_TEXT_LIMIT - len(tail)) + tail
 
 
@@ -108,23 +130,41 @@ def viewer_buttons(game_id: int, position: int, last: int) -> discord.ui.View:
     """First, Previous, Next and Last; those leading past an end are disabled."""
     view = discord.ui.View(timeout=None)
     at_start, at_end = position <= 0, position >= last
-    view.add_item(ReplayButton(game_id, 0, "f", label="First", emoji="⏮️", disabled=at_start))
-    view.add_item(ReplayButton(game_id, max(position - 1, 0), "p", label="Previous",
+    view.add_item(ReplayButton(game_id, 0, "f", label=_("First"), emoji="⏮️",
+                               disabled=at_start))
+    view.add_item(ReplayButton(game_id, max(position - 1, 0), "p", label=_("Previous"),
                                emoji="◀️", disabled=at_start))
-    view.add_item(ReplayButton(game_id, min(position + 1, last), "n", label="Next",
+    view.add_item(ReplayButton(game_id, min(position + 1, last), "n", label=_("Next"),
                                emoji="▶️", disabled=at_end))
-    view.add_item(ReplayButton(game_id, last, "l", label="Last", emoji="⏭️", disabled=at_end))
+    view.add_item(ReplayButton(game_id, last, "l", label=_("Last"), emoji="⏭️",
+                               disabled=at_end))
     return view
 
 
+def games_text(count: int) -> str:
+    """`1 game`, `12 games`."""
+    return ngettext("{n} game", "{n} games", count).format(n=count)
+
+
+def wins_text(count: int) -> str:
+    """`1 win`, `3 wins`."""
+    return ngettext("{n} win", "{n} wins", count).format(n=count)
+
+
 def _stats_field(player: RatingRow, rank: int, players: int) -> str:
-    draws = f" · {player.draws} draw{'s' * (player.draws != 1)}" if player.draws else ""
-    return (f"Rating **{player.rating:.1f}** (#{rank} of {players})\n"
-            f"{player.games} game{'s' * (player.games != 1)} · {player.wins} "
-            f"win{'s' * (player.wins != 1)}{draws} · {player.losses} "
-            f"loss{'es' * (player.losses != 1)}\n"
-            f"Streak: {streak_text(player)} · best run: {player.best_streak} "
-            f"win{'s' * (player.best_streak != 1)}")
+    results = [games_text(player.games), wins_text(player.wins)]
+    if player.draws:
+        results.append(ngettext("{n} draw", "{n} draws", player.draws).format(n=player.draws))
+    results.append(ngettext("{n} loss", "{n} losses", player.losses).format(n=player.losses))
+    rating = _("Rating **{rating}** (#{rank} of {players})").format(
+        rating=f"{player.rating:.1f}", rank=rank, players=players)
+    streak = _("Streak: {streak} · best run: {best}").format(
+        streak=streak_text(player), best=wins_text(player.best_streak))
+    return f"{rating}\n{' · '.join(results)}\n{streak}"
+
+
+OUTCOMES = {"win": N_("won"), "draw": N_("draw"), "loss": N_("lost")}
+"""A finished game from a member's seat, in `/history`."""
 
 
 def history_line(record: GameSummary, user_id: int) -> str:
@@ -132,19 +172,20 @@ def history_line(record: GameSummary, user_id: int) -> str:
     seat = record.seat_of(user_id)
     others = ", ".join(s.display_name for s in record.seats if s.user_id != user_id)
     if record.status is GameStatus.ABORTED or record.result is None or seat is None:
-        outcome = "aborted"
+        outcome = _("aborted")
     else:
-        outcome = {"win": "won", "draw": "draw", "loss": "lost"}[outcome_of(record.result, seat)]
+        outcome = _(OUTCOMES[outcome_of(record.result, seat)])
         reason = record.result.get("reason")
         if reason == EndReason.RESIGNED:
-            outcome += " (resignation)"
+            outcome = _("{outcome} (resignation)").format(outcome=outcome)
         elif reason == EndReason.TIMEOUT:
-            outcome += " (on time)"
+            outcome = _("{outcome} (on time)").format(outcome=outcome)
         if not record.rated:
-            outcome += " · unrated"
+            outcome = _("{outcome} · unrated").format(outcome=outcome)
     when = record.finished_at or record.updated_at
-    return (f"`#{record.id}` **{game_name(record.game)}** vs {others} · {outcome} · "
-            f"{discord.utils.format_dt(when, 'd')}")
+    return _("`#{id}` **{game}** vs {others} · {outcome} · {date}").format(
+        id=record.id, game=game_name(record.game), others=others, outcome=outcome,
+        date=discord.utils.format_dt(when, "d"))
 
 
 class RecordsService:
@@ -174,26 +215,27 @@ class RecordsService:
         if not rows and total:  # a stale Next past the last page: show the last one
             rows, total = await self.db.leaderboard(game, where_id, offset=page * PAGE_SIZE,
                                                     limit=PAGE_SIZE)
-        where = "this server" if scope == "server" else "all servers"
+        where = _("this server") if scope == "server" else _("all servers")
         embed = discord.Embed(title=f"🏆 {game_name(game)} · {where}",
                               colour=discord.Colour.gold())
         if not rows:
-            embed.description = (f"No rated game of {game_name(game)} yet. Play one with "
-                                 "`/challenge`!")
+            embed.description = _("No rated game of {game} yet. Play one with "
+                                  "`/challenge`!").format(game=game_name(game))
         else:
             start = page * PAGE_SIZE
             embed.description = "\n".join(
-                f"**{start + i + 1}.** {p.name} — **{p.rating:.1f}** · {p.games} "
-                f"game{'s' * (p.games != 1)} · {p.wins} win{'s' * (p.wins != 1)}"
+                f"**{start + i + 1}.** {p.name} — **{p.rating:.1f}** · {games_text(p.games)} · "
+                f"{wins_text(p.wins)}"
                 for i, p in enumerate(rows))
-        embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · "
-                              "rating: openskill ordinal")
+        players = ngettext("{n} player", "{n} players", total).format(n=total)
+        embed.set_footer(text=_("Page {page}/{pages} · {players} · rating: openskill "
+                                "ordinal").format(page=page + 1, pages=pages, players=players))
         view = discord.ui.View(timeout=None)
         if pages > 1:
-            view.add_item(LeaderboardButton(game, scope, max(page - 1, 0), "p", label="Previous",
-                                            emoji="◀️", disabled=page == 0))
+            view.add_item(LeaderboardButton(game, scope, max(page - 1, 0), "p",
+                                            label=_("Previous"), emoji="◀️", disabled=page == 0))
             view.add_item(LeaderboardButton(game, scope, min(page + 1, pages - 1), "n",
-                                            label="Next", emoji="▶️",
+                                            label=_("Next"), emoji="▶️",
                                             disabled=page == pages - 1))
         return embed, view
 
@@ -207,7 +249,7 @@ class RecordsService:
         """Rating, games, wins, draws and streaks per game on this server."""
         rated = await self.db.player_ratings(
             user.id, GLOBAL_SCOPE if guild_id is None else guild_id)
-        embed = discord.Embed(title=f"📊 {user.display_name} · this server",
+        embed = discord.Embed(title=_("📊 {name} · this server").format(name=user.display_name),
                               colour=discord.Colour.blurple())
         by_game = {row.game: (row, rank, players) for row, rank, players in rated}
         for game in self.uis:
@@ -216,20 +258,21 @@ class RecordsService:
                 embed.add_field(name=game_name(game), inline=False,
                                 value=_stats_field(row, rank, players))
         if not embed.fields:
-            embed.description = (f"{user.display_name} has not finished a rated game on this "
-                                 "server yet.")
+            embed.description = _("{name} has not finished a rated game on this server "
+                                  "yet.").format(name=user.display_name)
         return embed
 
     async def history(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """The last games with opponents, result, date and game id (for `/replay`)."""
         records = await self.db.games_of(user.id, guild_id=guild_id, limit=HISTORY_SIZE)
-        embed = discord.Embed(title=f"📜 {user.display_name}'s latest games",
+        embed = discord.Embed(title=_("📜 {name}'s latest games").format(name=user.display_name),
                               colour=discord.Colour.blurple())
         if records:
             embed.description = "\n".join(history_line(r, user.id) for r in records)
-            embed.set_footer(text="Watch one again with /replay game:<id>")
+            embed.set_footer(text=_("Watch one again with /replay game:<id>"))
         else:
-            embed.description = f"{user.display_name} has no finished game on this server yet."
+            embed.description = _("{name} has no finished game on this server yet.").format(
+                name=user.display_name)
         return embed
 
     async def replay_choices(
@@ -249,41 +292,43 @@ class RecordsService:
         if text.isdecimal() and text.isascii():
             game_id = int(text)
             if not 0 < game_id <= MAX_ID:
-                raise Refusal(f"There is no game #{clip(text, 30)} on this server. "
-                              "`/history` lists the game ids.")
+                raise no_such_game(clip(text, 30))
             return await self.find_replayable(game_id, guild_id)
         found = await self.replay_choices(user_id, guild_id, text) if text else []
         if len(found) == 1:
             return await self.find_replayable(int(found[0][1]), guild_id)
         shown = clip(typed.strip(), 50)
         if not found:
-            raise Refusal(f"None of your latest games on this server matches {shown!r}. Pick "
-                          "one from the suggestions, or give a game id (`/history` lists them).")
-        raise Refusal(f"{len(found)} of your games match {shown!r}: pick one from the "
-                      "suggestions, or give its id (`/history` lists them).")
+            raise Refusal(_("None of your latest games on this server matches {typed}. Pick "
+                            "one from the suggestions, or give a game id (`/history` lists "
+                            "them).").format(typed=repr(shown)))
+        raise Refusal(ngettext(
+            "{n} of your games matches {typed}: pick one from the suggestions, or give its id "
+            "(`/history` lists them).",
+            "{n} of your games match {typed}: pick one from the suggestions, or give its id "
+            "(`/history` lists them).", len(found)).format(n=len(found), typed=repr(shown)))
 
     async def find_replayable(self, game_id: int, guild_id: int | None) -> GameRecord:
         """The game to replay; a Refusal unless it was played on this server."""
         record = await self.db.get_game(game_id)
         if record is None or record.guild_id != guild_id:
-            raise Refusal(f"There is no game #{game_id} on this server. "
-                          "`/history` lists the game ids.")
+            raise no_such_game(game_id)
         return record
 
     async def replay(self, record: GameRecord) -> Replay:
         """The game as an animated GIF that fits the upload limit, with a Step through button."""
         moves = await self.db.moves(record.id)
         gif = await asyncio.to_thread(fitting_gif, record, moves, limit=MAX_UPLOAD)
-        status = {GameStatus.RUNNING: "still running", GameStatus.FINISHED: "finished",
-                  GameStatus.ABORTED: "aborted"}[record.status]
-        decisions = gif.positions - 1
-        caption = (f"🎞️ Replay of game #{record.id} · {replay_title(record)} "
-                   f"({decisions} move{'s' * (decisions != 1)}, {status})")
+        status = _(REPLAY_STATUS[record.status])
+        caption = _("🎞️ Replay of game #{id} · {title} ({moves}, {status})").format(
+            id=record.id, title=replay_title(record), moves=moves_text(gif.positions - 1),
+            status=status)
         if gif.sampled:
-            caption += (f"\nToo long to upload whole: {gif.shown} of its {gif.positions} "
-                        "positions are shown. **Step through** shows every one.")
+            caption += "\n" + _("Too long to upload whole: {shown} of its {positions} positions "
+                                "are shown. **Step through** shows every one.").format(
+                                    shown=gif.shown, positions=gif.positions)
         view = discord.ui.View(timeout=None)
-        view.add_item(ReplayButton(record.id, 0, "o", label="Step through", emoji="🔎"))
+        view.add_item(ReplayButton(record.id, 0, "o", label=_("Step through"), emoji="🔎"))
         return Replay(clip(caption, MESSAGE_LIMIT), gif.data, f"replay-{record.id}.gif", view)
 
     async def replay_position(
@@ -297,8 +342,8 @@ class RecordsService:
         last = len(positions) - 1
         index = last if step.direction == "l" else step.position
         if index > last:
-            raise Refusal(f"Game #{record.id} has {last} move{'s' * (last != 1)}: there is "
-                          f"no move {index}. Use First or Last.")
+            raise Refusal(_("Game #{id} has {moves}: there is no move {index}. Use First or "
+                            "Last.").format(id=record.id, moves=moves_text(last), index=index))
         return record, positions, index
 
     @staticmethod
@@ -310,6 +355,6 @@ class RecordsService:
         last = len(positions) - 1
         png = await asyncio.to_thread(render_position, record, positions[index])
         caption = viewer_caption(positions[index], last, record)
-        content = clip(f"🎞️ Game #{record.id} · {replay_title(record)}\n{caption}",
-                       MESSAGE_LIMIT)
+        title = _("🎞️ Game #{id} · {title}").format(id=record.id, title=replay_title(record))
+        content = clip(f"{title}\n{caption}", MESSAGE_LIMIT)
         return ReplayFrame(content, png, VIEWER_FILENAME, viewer_buttons(record.id, index, last))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines import GAMES
+from i18n import _, current_language, ngettext
 from renderers import render
 from renderers.animation import MAX_WIDTH, animate, sample_indices
 from storage import GameRecord, GameStatus, MoveKind, MoveRecord
@@ -56,7 +57,7 @@ def _name(record: GameRecord, seat: int | None) -> str:
 def _described(record: GameRecord, decision: MoveRecord, automatic: Sequence[MoveRecord]) -> str:
     """`Alice: b2:NNE`, then `· Bob (forced): j14` for each forced move that followed."""
     parts = [f"{_name(record, decision.seat)}: {decision.move}"]
-    parts += [f"{_name(record, m.seat)} (forced): {m.move}"
+    parts += [_("{name} (forced): {move}").format(name=_name(record, m.seat), move=m.move)
               for m in automatic if m.kind is MoveKind.FORCED]
     return " · ".join(parts)
 
@@ -92,21 +93,34 @@ def decision_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[
 def outcome_text(record: GameRecord) -> str:
     """How the game ended (`Alice won`, `Draw`, `aborted`), or `still running`."""
     if record.status is GameStatus.ABORTED:
-        return "aborted"
+        return _("aborted")
     if record.status is GameStatus.RUNNING or record.result is None:
-        return "still running"
+        return _("still running")
     winners = [_name(record, seat) for seat in record.result.get("winners") or []]
     if len(winners) == 1:
-        return f"{winners[0]} won"
+        return _("{name} won").format(name=winners[0])
     if winners and len(winners) < len(record.seats):
-        return f"{' and '.join(winners)} won"
-    return "Draw"
+        return _("{names} won").format(names=and_join(winners))
+    return _("Draw")
+
+
+def and_join(names: Sequence[str]) -> str:
+    """`Alice`, `Alice and Bob`, `Alice and Bob and Carol` in the current language."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = _("{first} and {second}").format(first=text, second=name)
+    return text
+
+
+def moves_text(count: int) -> str:
+    """`1 move`, `83 moves`."""
+    return ngettext("{n} move", "{n} moves", count).format(n=count)
 
 
 def gif_caption(position: Position, total: int, record: GameRecord) -> str:
     """The strip under a GIF frame: `12. Alice: b2:NNE`, the outcome added on the last."""
     if position.number == 0:
-        text = f"Start · {total} move{'s' * (total != 1)}"
+        text = _("Start · {moves}").format(moves=moves_text(total))
     else:
         text = f"{position.number}. {position.move}"
     if position.number == total:
@@ -117,18 +131,20 @@ def gif_caption(position: Position, total: int, record: GameRecord) -> str:
 def viewer_caption(position: Position, total: int, record: GameRecord) -> str:
     """`Move 12 of 83 · Alice: b2:NNE`, the outcome added on the last position."""
     if position.number == 0:
-        text = f"Start position · {total} move{'s' * (total != 1)}"
+        text = _("Start position · {moves}").format(moves=moves_text(total))
     else:
-        text = f"Move {position.number} of {total} · {position.move}"
+        text = _("Move {number} of {total} · {move}").format(
+            number=position.number, total=total, move=position.move)
     if position.number == total:
         text += f" · {outcome_text(record)}"
     return text
 
 
 def render_position(record: GameRecord, position: Position) -> bytes:
-    """The PNG of one position of a replay."""
+    """The PNG of one position of a replay, its words in the current language."""
     names = [seat.display_name for seat in record.seats]
-    return render(position.view, position.highlight, names=names)
+    return render(position.view, position.highlight, names=names,
+                  language=current_language().value)
 
 
 FALLBACK_WIDTHS = (600, 480)

@@ -125,8 +125,9 @@ class Router:
         await self.challenges.answer_lobby(interaction, action.lobby_id, action.action)
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
-        """Show another page of a leaderboard in place."""
-        embed, view = await self.records.leaderboard_page(page, interaction.guild_id)
+        """Show another page of a (public) leaderboard in place, in the server's language."""
+        with use_language(await self.challenges.server_language(interaction.guild_id)):
+            embed, view = await self.records.leaderboard_page(page, interaction.guild_id)
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:
@@ -148,10 +149,11 @@ class Router:
             await interaction.edit_original_response(content=frame.content,
                                                      attachments=[picture], view=frame.view)
 
-    @staticmethod
-    async def share(interaction: Interaction, request: ShareRequest) -> None:
-        """Post the list of games, or a game's rules, in the channel; the private copy says so."""
-        embed = games_embed() if request.what == "games" else rules_embed(request.game)
+    async def share(self, interaction: Interaction, request: ShareRequest) -> None:
+        """Post the list of games, or a game's rules, in the channel (in the server's language);
+        the private copy says so (in the clicker's)."""
+        with use_language(await self.challenges.server_language(interaction.guild_id)):
+            embed = games_embed() if request.what == "games" else rules_embed(request.game)
         await interaction.response.edit_message(content=_("📣 Shared in the channel."), view=None)
         await interaction.followup.send(embed=embed,
                                         allowed_mentions=discord.AllowedMentions.none())

@@ -15,12 +15,14 @@ from typing import Any, Literal, Self, TypedDict
 
 from engines.base import (
     CHANCE,
+    N_,
     EndReason,
     Game,
     GameState,
     IllegalMove,
     Result,
     ResultDict,
+    Why,
     choice_option,
 )
 
@@ -115,6 +117,89 @@ def _a(rank: int) -> str:
     return f"an {word}" if word[0] in "A8" else f"a {word}"
 
 
+def _rank_kind(rank: int) -> str:
+    """Which wording a rank takes in a sentence: `ace`, `jack`, `queen`, `an` (8) or `a`."""
+    return {1: "ace", 11: "jack", 12: "queen", 8: "an"}.get(rank, "a")
+
+
+_NO_PILE_SHOWS = {
+    "ace": N_("no pile shows an Ace"),
+    "jack": N_("no pile shows a Jack"),
+    "queen": N_("no pile shows a Queen"),
+    "an": N_("no pile shows an {rank}"),
+    "a": N_("no pile shows a {rank}"),
+}
+"""Why a card cannot go on the tableau, by the wording of the rank below it."""
+
+
+
+def _rank_why(templates: Mapping[str, str], rank: int, **params: object) -> Why:
+    """The sentence of `templates` for `rank` (a number fills `{rank}`; Ace, Jack and Queen
+    have their own sentences, so that no English word is a placeholder's value)."""
+    kind = _rank_kind(rank)
+    if kind in ("a", "an"):
+        params["rank"] = rank_word(rank)
+    return Why(templates[kind], params)
+
+
+def no_pile_shows(card: str) -> Why:
+    """`no pile shows a 6`: why `card` cannot go on the tableau."""
+    return _rank_why(_NO_PILE_SHOWS, RANK_OF[card] - 1)
+
+
+_DRAWN_BLOCKED = {
+    "ace": N_("the {card} you turned cannot go on the tableau: no pile shows an Ace; put it on "
+              "a reserve column (keep 1 to keep 4)"),
+    "jack": N_("the {card} you turned cannot go on the tableau: no pile shows a Jack; put it "
+               "on a reserve column (keep 1 to keep 4)"),
+    "queen": N_("the {card} you turned cannot go on the tableau: no pile shows a Queen; put "
+                "it on a reserve column (keep 1 to keep 4)"),
+    "an": N_("the {card} you turned cannot go on the tableau: no pile shows an {rank}; put it "
+             "on a reserve column (keep 1 to keep 4)"),
+    "a": N_("the {card} you turned cannot go on the tableau: no pile shows a {rank}; put it "
+            "on a reserve column (keep 1 to keep 4)"),
+}
+
+_GRABUGE_BLOCKED = {
+    "ace": N_("the {card} on your grabuge cannot go on the tableau: no pile shows an Ace"),
+    "jack": N_("the {card} on your grabuge cannot go on the tableau: no pile shows a Jack"),
+    "queen": N_("the {card} on your grabuge cannot go on the tableau: no pile shows a Queen"),
+    "an": N_("the {card} on your grabuge cannot go on the tableau: no pile shows an {rank}"),
+    "a": N_("the {card} on your grabuge cannot go on the tableau: no pile shows a {rank}"),
+}
+
+_RESERVE_BLOCKED = {
+    "ace": N_("the {card} at the end of reserve column {column} cannot go on the tableau: no "
+              "pile shows an Ace (only the last card of a column can be played)"),
+    "jack": N_("the {card} at the end of reserve column {column} cannot go on the tableau: no "
+               "pile shows a Jack (only the last card of a column can be played)"),
+    "queen": N_("the {card} at the end of reserve column {column} cannot go on the tableau: "
+                "no pile shows a Queen (only the last card of a column can be played)"),
+    "an": N_("the {card} at the end of reserve column {column} cannot go on the tableau: no "
+             "pile shows an {rank} (only the last card of a column can be played)"),
+    "a": N_("the {card} at the end of reserve column {column} cannot go on the tableau: no "
+            "pile shows a {rank} (only the last card of a column can be played)"),
+}
+
+_NO_CARD_TURNED = {
+    "coin": N_("no card is being turned now: the coin must decide who plays first"),
+    "grabuge": N_("no card is being turned now: the grabuge's top card must be played"),
+    "drawn": N_("no card is being turned now: the card just turned must be played"),
+    "keep": N_("no card is being turned now: the card just turned must be kept on a reserve "
+               "column"),
+    "reserve": N_("no card is being turned now: a reserve card must be played"),
+}
+
+_NO_COIN_FLIP = {
+    "card": N_("there is no coin flip now: a card must be turned (a chance event)"),
+    "grabuge": N_("there is no coin flip now: the grabuge's top card must be played"),
+    "drawn": N_("there is no coin flip now: the card just turned must be played"),
+    "keep": N_("there is no coin flip now: the card just turned must be kept on a reserve "
+               "column"),
+    "reserve": N_("there is no coin flip now: a reserve card must be played"),
+}
+
+
 # -- moves ---------------------------------------------------------------------------------
 
 
@@ -184,10 +269,8 @@ _CARD_RE = re.compile(r"^card\s*:\s*(10|[a2-9tjqk])\s*([shdc♠♥♦♣])$", re
 _FIRST_RE = re.compile(r"^first\s*:\s*(\d+)$", re.IGNORECASE)
 _COLUMN_RE = re.compile(r"^(reserve|keep)\s*(\d+)$", re.IGNORECASE)
 _SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
-_NOTATION_HELP = (
-    "Grabuge moves are: grabuge, drawn, reserve 1–4, keep 1–4 "
-    "(and the chance outcomes card:QH, first:0, first:1)"
-)
+_NOT_A_MOVE = N_("{text} is not a Grabuge move. Grabuge moves are: grabuge, drawn, reserve 1–4, "
+                 "keep 1–4 (and the chance outcomes card:QH, first:0, first:1)")
 
 
 def parse_notation(text: str) -> GrabugeMove:
@@ -208,14 +291,14 @@ def parse_notation(text: str) -> GrabugeMove:
     if match := _FIRST_RE.match(cleaned):
         seat = int(match[1])
         if seat not in (0, 1):
-            raise IllegalMove(f"the coin can only say first:0 or first:1, not first:{seat}")
+            raise IllegalMove(N_("the coin can only say first:0 or first:1, not first:{seat}"),
+                              seat=seat)
         return CoinFlip(seat)
     if word.startswith("card"):
         raise IllegalMove(
-            f"{cleaned!r} is not a card: write card: then the rank (A 2–9 T J Q K) and the suit "
-            "(S H D C), like card:QH"
-        )
-    raise IllegalMove(f"{cleaned!r} is not a Grabuge move. {_NOTATION_HELP}")
+            N_("{text} is not a card: write card: then the rank (A 2–9 T J Q K) and the suit "
+               "(S H D C), like card:QH"), text=repr(cleaned))
+    raise IllegalMove(_NOT_A_MOVE, text=repr(cleaned))
 
 
 class Pending(StrEnum):
@@ -525,7 +608,7 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
     def chance_outcomes(self) -> list[tuple[GrabugeMove, float]]:
         """Cards by copies unseen over cards unseen; the coin 50/50."""
         if self.current_player != CHANCE:
-            raise IllegalMove("there is no random event to resolve now")
+            raise IllegalMove(N_("there is no random event to resolve now"))
         if self.pending is Pending.COIN:
             return [(CoinFlip(seat), chance) for seat, chance in START_TIE_COIN]
         total = self.unseen_total
@@ -538,98 +621,83 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
     def _checked(self, move: GrabugeMove | str) -> GrabugeMove:
         # A turned card is checked against the unseen counts, not a list of 52 outcomes.
         if self.is_over():
-            raise IllegalMove("the game is over")
+            raise IllegalMove(N_("the game is over"))
         parsed = self.parse_move(move) if isinstance(move, str) else move
         if isinstance(parsed, TurnCard):
             index = CARD_INDEX.get(parsed.card)
             if index is None:
-                raise IllegalMove(f"{parsed.card!r} is not a card ({CARD_NOTATION})")
+                raise IllegalMove(N_("{card} is not a card (rank then suit: ranks A 2 3 4 5 6 7 8 "
+                                     "9 T J Q K (T = 10), suits S H D C)"),
+                                  card=repr(parsed.card))
             if self.pending in (Pending.GRABUGE, Pending.DRAWN) and self.unseen[index]:
                 return parsed
         elif parsed in self._legal_moves():
             return parsed
         raise IllegalMove(self._why_illegal(parsed))
 
-    def _why_illegal(self, move: Any) -> str:
+    def _why_illegal(self, move: Any) -> Why:
         if not isinstance(move, _MOVE_TYPES):
-            return f"{move!r} is not a Grabuge move"
+            return Why(N_("{move} is not a Grabuge move"), {"move": repr(move)})
         pending = self.pending
+        awaiting = self.decision() or ""
         if isinstance(move, TurnCard):
             if pending not in (Pending.GRABUGE, Pending.DRAWN):
-                return f"no card is being turned now: {self._awaiting_words()}"
+                return Why(_NO_CARD_TURNED.get(awaiting, N_("the game is over")))
             decks: int = self.options["decks"]
-            return (
-                f"every {card_label(move.card)} has already been turned up "
-                f"({decks} decks hold {decks})"
-            )
+            return Why(N_("every {card} has already been turned up ({decks} decks hold {decks})"),
+                       {"card": card_label(move.card), "decks": decks})
         if isinstance(move, CoinFlip):
             if pending is not Pending.COIN:
-                return f"there is no coin flip now: {self._awaiting_words()}"
-            return "the coin says first:0 or first:1"
+                return Why(_NO_COIN_FLIP.get(awaiting, N_("the game is over")))
+            return Why(N_("the coin says first:0 or first:1"))
         if pending is Pending.COIN:
-            return "the coin must first decide who plays first (equal turned cards)"
+            return Why(N_("the coin must first decide who plays first (equal turned cards)"))
         if pending is not None:
-            return "a card must be turned first (a chance event the bot resolves)"
+            return Why(N_("a card must be turned first (a chance event the bot resolves)"))
         if isinstance(move, PlayReserve | KeepCard) and not 1 <= move.column <= RESERVE_COLUMNS:
-            return f"there are only {RESERVE_COLUMNS} reserve columns, numbered 1 to 4"
+            return Why(N_("there are only {count} reserve columns, numbered 1 to 4"),
+                       {"count": RESERVE_COLUMNS})
         return self._why_illegal_play(move)
 
-    def _why_illegal_play(self, move: GrabugeMove) -> str:
+    def _why_illegal_play(self, move: GrabugeMove) -> Why:
         seat, drawn = self.to_move, self.drawn
         if isinstance(move, KeepCard):
             if drawn is None:
-                return "you have no card just turned: only a card turned from the talon is kept"
-            return (
-                f"the {card_label(drawn)} you turned can go on the tableau, so it must be played "
-                "there (drawn)"
-            )
+                return Why(N_("you have no card just turned: only a card turned from the talon "
+                              "is kept"))
+            return Why(N_("the {card} you turned can go on the tableau, so it must be played "
+                          "there (drawn)"), {"card": card_label(drawn)})
         if isinstance(move, PlayDrawn):
             if drawn is None:
-                return "you have no card just turned from the talon to play"
-            return (
-                f"the {card_label(drawn)} you turned cannot go on the tableau: "
-                f"{self._blocked_words(drawn)}; put it on a reserve column (keep 1 to keep 4)"
-            )
+                return Why(N_("you have no card just turned from the talon to play"))
+            return self._blocked(_DRAWN_BLOCKED, drawn)
         if drawn is not None:
-            action = "play it (drawn)" if self.can_play(drawn) else "keep it (keep 1 to keep 4)"
-            return f"first place the {card_label(drawn)} you just turned: {action}"
+            if self.can_play(drawn):
+                return Why(N_("first place the {card} you just turned: play it (drawn)"),
+                           {"card": card_label(drawn)})
+            return Why(N_("first place the {card} you just turned: keep it (keep 1 to keep 4)"),
+                       {"card": card_label(drawn)})
         top = self.grabuge_top[seat]
         if isinstance(move, PlayGrabuge):
             if self.grabuge_became_talon[seat]:
-                return "your grabuge has become your talon: it is drawn four at a time now"
+                return Why(N_("your grabuge has become your talon: it is drawn four at a time "
+                              "now"))
             if top is None:
-                return "your grabuge is empty"
-            return f"the {card_label(top)} on your grabuge cannot go on the tableau: " + (
-                self._blocked_words(top)
-            )
+                return Why(N_("your grabuge is empty"))
+            return self._blocked(_GRABUGE_BLOCKED, top)
         if isinstance(move, PlayReserve):
             if self._grabuge_playable(seat) and top is not None:
-                return (
-                    f"your grabuge's {card_label(top)} can go on the tableau, and the grabuge "
-                    "always plays first"
-                )
+                return Why(N_("your grabuge's {card} can go on the tableau, and the grabuge "
+                              "always plays first"), {"card": card_label(top)})
             column = self.reserves[seat][move.column - 1]
             if not column:
-                return f"reserve column {move.column} is empty"
-            return (
-                f"the {card_label(column[-1])} at the end of reserve column {move.column} cannot "
-                f"go on the tableau: {self._blocked_words(column[-1])} (only the last card of a "
-                "column can be played)"
-            )
-        return "that move is not possible now"
+                return Why(N_("reserve column {column} is empty"), {"column": move.column})
+            return self._blocked(_RESERVE_BLOCKED, column[-1], column=move.column)
+        return Why(N_("that move is not possible now"))
 
-    def _blocked_words(self, card: str) -> str:
-        return f"no pile shows {_a(RANK_OF[card] - 1)}"
-
-    def _awaiting_words(self) -> str:
-        return {
-            "card": "a card must be turned (a chance event)",
-            "coin": "the coin must decide who plays first",
-            "grabuge": "the grabuge's top card must be played",
-            "drawn": "the card just turned must be played",
-            "keep": "the card just turned must be kept on a reserve column",
-            "reserve": "a reserve card must be played",
-        }.get(self.decision() or "", "the game is over")
+    def _blocked(self, templates: Mapping[str, str], card: str, **params: object) -> Why:
+        """Why `card` cannot go on the tableau, in the sentence of `templates`."""
+        return _rank_why(templates, RANK_OF[card] - 1, card=card_label(card), **params)
 
     def _play(self, move: GrabugeMove) -> None:
         seat = self.to_move
@@ -963,10 +1031,10 @@ GRABUGE = Game(
     state_class=GrabugeState,
     option_specs={
         "decks": choice_option(
-            "number of 52-card decks shuffled together",
+            N_("number of 52-card decks shuffled together"),
             DEFAULT_DECKS,
             DECK_CHOICES,
-            label="decks of 52 cards",
+            label=N_("decks of 52 cards"),
         ),
     },
 )

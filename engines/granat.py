@@ -17,7 +17,7 @@ from itertools import pairwise, repeat
 from operator import is_
 from typing import Any, ClassVar, Literal, Self, TypedDict
 
-from engines.base import EndReason, Game, GameState, IllegalMove, Result, ResultDict
+from engines.base import N_, EndReason, Game, GameState, IllegalMove, Result, ResultDict, Why
 from engines.grid import Cell
 
 # -- the board, as data ---------------------------------------------------------------------
@@ -467,7 +467,6 @@ def _capture(path: tuple[int, ...]) -> GranatMove:
 
 _CELL_TOKEN = re.compile(r"^([a-z])(\d{1,2})$")
 _SEPARATORS = re.compile(r"\s*([-x>])\s*")
-_HOW_TO_WRITE = "write a step like c3-d4, a capture like c3xe5, or a marble handed on like a1>c3"
 
 
 def parse_cell(text: str) -> Cell:
@@ -478,50 +477,57 @@ def parse_cell(text: str) -> Cell:
     match = _CELL_TOKEN.match(token)
     if not match:
         raise IllegalMove(
-            f"{text.strip()!r} is not a cell (write a column letter then a row, like c3)"
+            N_("{text} is not a cell (write a column letter then a row, like c3)"),
+            text=repr(text.strip()),
         )
     col, row = ord(match[1]) - ord("a"), int(match[2]) - 1
     if not (0 <= col < len(COLUMN_LETTERS) and 0 <= row < NUM_ROWS):
-        raise IllegalMove(f"{token} is off the board (columns a to i, rows 1 to {NUM_ROWS})")
+        raise IllegalMove(N_("{cell} is off the board (columns a to i, rows 1 to {rows})"),
+                          cell=token, rows=NUM_ROWS)
     cell = Cell(col, row)
     if cell not in _IDX:
         raise IllegalMove(
-            f"{token} is not a cell of the board: odd rows hold a c e g i, even rows b d f h, "
-            f"and {GARNET_CELL} is the garnet cell"
-        )
+            N_("{cell} is not a cell of the board: odd rows hold a c e g i, even rows b d f h, "
+               "and {garnet} is the garnet cell"), cell=token, garnet=str(GARNET_CELL))
     return cell
 
 
 def parse_notation(text: str) -> GranatMove:
     """Read Granat notation without checking legality."""
     if not isinstance(text, str):
-        raise IllegalMove(f"{text!r} is not a Granat move")
+        raise IllegalMove(N_("{text} is not a Granat move"), text=repr(text))
     flat = _SEPARATORS.sub(r"\1", text.strip().lower())
     if not flat:
-        raise IllegalMove(f"the move is empty: {_HOW_TO_WRITE}")
+        raise IllegalMove(N_("the move is empty: write a step like c3-d4, a capture like c3xe5, "
+                             "or a marble handed on like a1>c3"))
     if flat == "pass":
-        raise IllegalMove("there is no passing in Granat: every turn moves a pawn or a marble")
+        raise IllegalMove(N_("there is no passing in Granat: every turn moves a pawn or a "
+                             "marble"))
     if ">" in flat:
         parts = flat.split(">")
         if len(parts) != 2:
             raise IllegalMove(
-                f"{text.strip()!r} has several '>': a marble goes from one pawn to one pawn, "
-                "like a1>c3"
+                N_("{text} has several '>': a marble goes from one pawn to one pawn, like a1>c3"),
+                text=repr(text.strip()),
             )
         giver = parse_cell(parts[0])
         if not parts[1]:
             if giver != GARNET_CELL:
                 raise IllegalMove(
-                    f"only the marble on the garnet cell can be lost, written {GARNET_CELL}>"
+                    N_("only the marble on the garnet cell can be lost, written {garnet}>"),
+                    garnet=str(GARNET_CELL),
                 )
             return LOSE_MARBLE
         return GranatMove(MoveKind.MARBLE, (giver, parse_cell(parts[1])))
     if "x" in flat and "-" in flat:
-        raise IllegalMove(f"{text.strip()!r} mixes '-' and 'x': a move is a capture or not")
+        raise IllegalMove(N_("{text} mixes '-' and 'x': a move is a capture or not"),
+                          text=repr(text.strip()))
     separator = "x" if "x" in flat else "-"
     parts = flat.split(separator)
     if len(parts) < 2:
-        raise IllegalMove(f"{text.strip()!r} is not a Granat move: {_HOW_TO_WRITE}")
+        raise IllegalMove(N_("{text} is not a Granat move: write a step like c3-d4, a capture "
+                             "like c3xe5, or a marble handed on like a1>c3"),
+                          text=repr(text.strip()))
     kind = MoveKind.CAPTURE if separator == "x" else MoveKind.PLAIN
     return GranatMove(kind, tuple(parse_cell(part) for part in parts))
 
@@ -708,7 +714,7 @@ class GranatState(GameState[GranatMove, GranatView]):
         for here, land in pairwise(move.cells):
             found = _RAY_TO.get((_IDX[here], _IDX[land]))
             if found is None or found[1] == 0:
-                raise IllegalMove(f"{here}x{land} does not jump over a pawn")
+                raise IllegalMove(N_("{jump} does not jump over a pawn"), jump=f"{here}x{land}")
             ray, index = found
             taken.append(CELLS[ray.cells[index - 1]])
         return taken
@@ -828,7 +834,7 @@ class GranatState(GameState[GranatMove, GranatView]):
 
     def _checked(self, move: GranatMove | str) -> GranatMove:
         if self.is_over():
-            raise IllegalMove("the game is over")
+            raise IllegalMove(N_("the game is over"))
         parsed = self.parse_move(move) if isinstance(move, str) else move
         moves = self._moves_cache
         if moves is None:
@@ -933,60 +939,69 @@ class GranatState(GameState[GranatMove, GranatView]):
     # -- descriptions and reasons ------------------------------------------------------------
 
     def _describe(self, move: GranatMove) -> str:
+        return str(self._describe_why(move))
+
+    def _describe_why(self, move: GranatMove) -> Why:
+        """Plain words for a legal move about to be played, with their values apart."""
         kind = move.kind
         if kind is MoveKind.LOSE_MARBLE:
-            return (f"the garnet pawn on {GARNET_CELL} cannot leave the garnet cell: "
-                    "its marble is lost")
+            return Why(_SAYS_LOSES_MARBLE, {"garnet": str(GARNET_CELL)})
         path = move.path
         board = self.board
         start, end = _NAME[path[0]], _NAME[path[-1]]
         pawn = board[path[0]]
         assert pawn is not None
-        what = "garnet pawn" if pawn.garnet else "neutral pawn"
+        cells = {"start": start, "end": end}
+        protects = (path[-1] == _GARNET and kind is not MoveKind.CAPTURE
+                    and (pawn.garnet or kind is MoveKind.MARBLE))
         if kind is MoveKind.MARBLE:
-            text = f"garnet pawn {start} hands its marble to {end}"
-        elif kind is MoveKind.CAPTURE:
+            return Why(_SAYS_HANDS_ON_PROTECTING[pawn.seat] if protects else _SAYS_HANDS_ON,
+                       cells)
+        if kind is MoveKind.CAPTURE:
             taken = _captured(move)
             garnets = sum(1 for cell in taken if (p := board[cell]) and p.garnet)
-            text = f"{what} {start} captures {len(taken)}: {', '.join(_NAME[i] for i in taken)}"
-            text += f" (landing on {end}"
-            text += f"; {garnets} of them garnet)" if garnets > 1 else (
-                "; a garnet pawn)" if garnets else ")")
-        elif pawn.garnet:
-            text = f"garnet pawn {start} slides to {end}"
-        elif len(path) == 2 and _RAY_TO[(path[0], path[1])][1] == 0:
-            text = f"neutral pawn {start} steps to {end}"
-        else:
-            over = [_NAME[_RAY_TO[(a, b)][0].cells[0]] for a, b in pairwise(path)]
-            count = "its own pawn" if len(over) == 1 else f"{len(over)} own pawns"
-            text = f"neutral pawn {start} jumps over {count} ({', '.join(over)}) to {end}"
-        reaches_garnet_cell = path[-1] == _GARNET and kind is not MoveKind.CAPTURE
-        if reaches_garnet_cell and (pawn.garnet or move.kind is MoveKind.MARBLE):
-            text += f": {SEAT_NAMES[pawn.seat]}'s pawns are protected during the next move"
-        return text
+            params = {**cells, "count": len(taken), "taken": ", ".join(_NAME[i] for i in taken),
+                      "garnets": garnets}
+            return Why(_SAYS_CAPTURES[pawn.garnet][min(garnets, 2)], params)
+        if pawn.garnet:
+            return Why(_SAYS_SLIDES_PROTECTING[pawn.seat] if protects else _SAYS_SLIDES, cells)
+        if len(path) == 2 and _RAY_TO[(path[0], path[1])][1] == 0:
+            return Why(_SAYS_STEPS, cells)
+        over = [_NAME[_RAY_TO[(a, b)][0].cells[0]] for a, b in pairwise(path)]
+        params = {**cells, "over": ", ".join(over), "count": len(over)}
+        return Why(_SAYS_JUMPS_ONE if len(over) == 1 else _SAYS_JUMPS_MANY, params)
 
-    def _why_illegal(self, move: Any) -> str:
+    def describe_why(self, move: GranatMove | str) -> Why:
+        """`describe_move` with its values apart, for a translation."""
+        return self._describe_why(self._checked(move))
+
+    def _why_illegal(self, move: Any) -> Why:
         if not isinstance(move, GranatMove):
-            return f"{move!r} is not a Granat move"
+            return Why(N_("{text} is not a Granat move"), {"text": repr(move)})
         stray = next((cell for cell in move.cells if cell not in _IDX), None)
         if stray is not None:
-            return f"{stray} is not a cell of the board"
+            return Why(N_("{cell} is not a cell of the board"), {"cell": str(stray)})
         seat = self.to_move
         duty = self._duty_moves()
+        garnet = {"garnet": str(GARNET_CELL)}
         if move.kind is MoveKind.LOSE_MARBLE:
             if duty:
-                return (f"your garnet pawn on {GARNET_CELL} can still leave the garnet cell "
-                        f"(for example {duty[0]}), so its marble is not lost")
-            return (f"{GARNET_CELL}> is only played when your garnet pawn on {GARNET_CELL} can "
-                    "neither leave the garnet cell nor hand its marble on")
+                return Why(N_("your garnet pawn on {garnet} can still leave the garnet cell (for "
+                              "example {example}), so its marble is not lost"),
+                           {**garnet, "example": str(duty[0])})
+            return Why(N_("{garnet}> is only played when your garnet pawn on {garnet} can "
+                          "neither leave the garnet cell nor hand its marble on"), garnet)
         pawn = self.pawn_at(move.start)
         if pawn is None:
-            return f"there is no pawn on {move.start}"
+            return Why(N_("there is no pawn on {cell}"), {"cell": str(move.start)})
         if pawn.seat != seat:
-            return f"the pawn on {move.start} is {SEAT_NAMES[pawn.seat]}'s, not yours"
+            return Why((N_("the pawn on {cell} is Red's, not yours"),
+                        N_("the pawn on {cell} is Blue's, not yours"))[pawn.seat],
+                       {"cell": str(move.start)})
         if duty is not None and move.start != GARNET_CELL:
-            return (f"your garnet pawn on {GARNET_CELL} must leave the garnet cell this turn: "
-                    "move it off, or hand its marble to one of your neutral pawns next to it")
+            return Why(N_("your garnet pawn on {garnet} must leave the garnet cell this turn: "
+                          "move it off, or hand its marble to one of your neutral pawns next to "
+                          "it"), garnet)
         path = tuple(_IDX[cell] for cell in move.cells)
         if move.kind is MoveKind.MARBLE:
             reason = self._why_marble_illegal(path, pawn)
@@ -1002,62 +1017,73 @@ class GranatState(GameState[GranatMove, GranatView]):
             captures = self._captures(self._own(seat))
             if captures:
                 examples = ", ".join(str(m) for m in captures[:3])
-                return f"capturing is mandatory: you must capture (for example {examples})"
+                return Why(N_("capturing is mandatory: you must capture (for example "
+                              "{examples})"), {"examples": examples})
         if CAPTURE_MAJORITY_RULE and move.kind is MoveKind.CAPTURE:
-            return "another capture takes more pawns, and the most captures must be taken"
-        return "that move is not legal here"
+            return Why(N_("another capture takes more pawns, and the most captures must be "
+                          "taken"))
+        return Why(N_("that move is not legal here"))
 
-    def _why_marble_illegal(self, path: tuple[int, ...], pawn: Pawn) -> str:
+    def _why_marble_illegal(self, path: tuple[int, ...], pawn: Pawn) -> Why | None:
         giver, taker = path
         if not pawn.garnet:
-            return (f"the pawn on {_NAME[giver]} is a neutral pawn: only a garnet pawn hands on "
-                    "a marble")
+            return Why(N_("the pawn on {cell} is a neutral pawn: only a garnet pawn hands on a "
+                          "marble"), {"cell": _NAME[giver]})
         receiver = self.board[taker]
         if receiver is None:
-            return f"there is no pawn on {_NAME[taker]} to receive the marble"
+            return Why(N_("there is no pawn on {cell} to receive the marble"),
+                       {"cell": _NAME[taker]})
         if receiver.seat != pawn.seat:
-            return (f"the pawn on {_NAME[taker]} is {SEAT_NAMES[receiver.seat]}'s: a marble goes "
-                    "to your own pawns")
+            return Why((N_("the pawn on {cell} is Red's: a marble goes to your own pawns"),
+                        N_("the pawn on {cell} is Blue's: a marble goes to your own pawns"))[
+                            receiver.seat], {"cell": _NAME[taker]})
         if receiver.garnet:
-            return f"{_NAME[taker]} is already a garnet pawn: a marble goes to a neutral pawn"
+            return Why(N_("{cell} is already a garnet pawn: a marble goes to a neutral pawn"),
+                       {"cell": _NAME[taker]})
         if not _marble_may_pass(pawn.seat, giver, taker):
-            return (f"{_NAME[giver]} and {_NAME[taker]} are not joined by a line: in the "
-                    f"opponent's half (row 8 and {GARNET_CELL} included) a marble only passes "
-                    "between pawns on neighbouring cells")
-        return ""
+            return Why(N_("{start} and {end} are not joined by a line: in the opponent's half "
+                          "(row 8 and {garnet} included) a marble only passes between pawns on "
+                          "neighbouring cells"),
+                       {"start": _NAME[giver], "end": _NAME[taker], "garnet": str(GARNET_CELL)})
+        return None
 
-    def _why_slide_illegal(self, path: tuple[int, ...]) -> str:
+    def _why_slide_illegal(self, path: tuple[int, ...]) -> Why | None:
         if len(path) != 2:
-            return ("a garnet pawn moves along one straight line in one go: write only its start "
-                    "and end cells, like a1-e5")
+            return Why(N_("a garnet pawn moves along one straight line in one go: write only its "
+                          "start and end cells, like a1-e5"))
         start, end = path
         found = _RAY_TO.get((start, end))
         if found is None:
             if _GARNET in path:
-                return _GARNET_CELL_ACCESS
-            return f"{_NAME[start]} and {_NAME[end]} are not on one straight line"
+                return _garnet_cell_access()
+            return Why(N_("{start} and {end} are not on one straight line"),
+                       {"start": _NAME[start], "end": _NAME[end]})
         ray, index = found
         if not GARNET_SLIDES_SIDEWAYS and _row_step(start, ray) == 0:
-            return (f"{_NAME[start]}-{_NAME[end]} runs sideways: garnet pawns move only forward "
-                    "or backward")
+            return Why(N_("{move} runs sideways: garnet pawns move only forward or backward"),
+                       {"move": f"{_NAME[start]}-{_NAME[end]}"})
         for cell in ray.cells[: index + 1]:
             other = self.board[cell]
             if other is None:
                 continue
             if cell == end:
-                return f"{_NAME[end]} is occupied"
+                return Why(N_("{cell} is occupied"), {"cell": _NAME[end]})
             if other.seat == self.to_move:
-                return f"{_NAME[cell]} is in the way: a garnet pawn never passes over its own pawns"
-            return (f"{_NAME[cell]} is in the way: a garnet pawn passes an enemy pawn only to "
-                    f"capture it (a capture is written with x, like {_NAME[start]}x...)")
-        return ""
+                return Why(N_("{cell} is in the way: a garnet pawn never passes over its own "
+                              "pawns"), {"cell": _NAME[cell]})
+            return Why(N_("{cell} is in the way: a garnet pawn passes an enemy pawn only to "
+                          "capture it (a capture is written with x, like {start}x...)"),
+                       {"cell": _NAME[cell], "start": _NAME[start]})
+        return None
 
-    def _why_walk_illegal(self, path: tuple[int, ...], pawn: Pawn) -> str:
+    def _why_walk_illegal(self, path: tuple[int, ...], pawn: Pawn) -> Why | None:
         seat = pawn.seat
         if _OPPONENT_BACK_ROW[seat][path[0]]:
-            return (f"the neutral pawn on {_NAME[path[0]]} has reached {SEAT_NAMES[1 - seat]}'s "
-                    "back row and can no longer move as a neutral pawn (it can still receive a "
-                    "marble)")
+            return Why((N_("the neutral pawn on {cell} has reached Red's back row and can no "
+                           "longer move as a neutral pawn (it can still receive a marble)"),
+                        N_("the neutral pawn on {cell} has reached Blue's back row and can no "
+                           "longer move as a neutral pawn (it can still receive a marble)"))[
+                               1 - seat], {"cell": _NAME[path[0]]})
         board = list(self.board)
         board[path[0]] = None
         stepped = jumped = False
@@ -1067,77 +1093,94 @@ class GranatState(GameState[GranatMove, GranatView]):
             found = _RAY_TO.get((here, land))
             if found is None or found[1] > 1:
                 if _GARNET in (here, land):
-                    return _GARNET_CELL_ACCESS
-                return f"{move_text} is neither a step along a line nor a jump over the next cell"
+                    return _garnet_cell_access()
+                return Why(N_("{move} is neither a step along a line nor a jump over the next "
+                              "cell"), {"move": move_text})
             ray, index = found
             row_step = _row_step(here, ray) * FORWARD[seat]
             if row_step <= 0 and (index == 0 or OWN_PAWN_JUMPS_FORWARD_ONLY):
-                way = "sideways" if row_step == 0 else "backward"
-                return (f"a neutral pawn only moves forward (towards row {BACK_ROWS[1 - seat]}), "
-                        f"and {move_text} goes {way}")
+                template = (N_("a neutral pawn only moves forward (towards row {row}), and "
+                               "{move} goes sideways") if row_step == 0 else
+                            N_("a neutral pawn only moves forward (towards row {row}), and "
+                               "{move} goes backward"))
+                return Why(template, {"row": BACK_ROWS[1 - seat], "move": move_text})
             if index == 0:
                 if stepped or jumped:
-                    return "a neutral pawn steps only one cell, and a step cannot follow jumps"
+                    return Why(N_("a neutral pawn steps only one cell, and a step cannot follow "
+                                  "jumps"))
                 stepped = True
             else:
                 middle = ray.cells[0]
                 other = board[middle]
                 if other is None:
-                    return f"there is no pawn on {_NAME[middle]} to jump over"
+                    return Why(N_("there is no pawn on {cell} to jump over"),
+                               {"cell": _NAME[middle]})
                 if other.seat != seat:
-                    return (f"{_NAME[middle]} holds an enemy pawn: jumping over it is a capture, "
-                            f"written {_NAME[here]}x{_NAME[land]}")
+                    return Why(N_("{cell} holds an enemy pawn: jumping over it is a capture, "
+                                  "written {capture}"),
+                               {"cell": _NAME[middle], "capture": f"{_NAME[here]}x{_NAME[land]}"})
                 if stepped and not STEP_COMBINES_WITH_JUMPS:
-                    return ("a neutral pawn either steps one cell or jumps over its own pawns: "
-                            "a step cannot be combined with jumps")
+                    return Why(N_("a neutral pawn either steps one cell or jumps over its own "
+                                  "pawns: a step cannot be combined with jumps"))
                 jumped = True
             if board[land] is not None:
-                return f"{_NAME[land]} is occupied"
+                return Why(N_("{cell} is occupied"), {"cell": _NAME[land]})
             here = land
-        return ""
+        return None
 
-    def _why_capture_illegal(self, path: tuple[int, ...], pawn: Pawn) -> str:
+    def _why_capture_illegal(self, path: tuple[int, ...], pawn: Pawn) -> Why | None:
         seat = pawn.seat
+        garnet = {"garnet": str(GARNET_CELL)}
         if self.protected_seat() == 1 - seat:
-            return (f"{SEAT_NAMES[1 - seat]}'s pawns are protected this move by their garnet "
-                    f"pawn on {GARNET_CELL}: no capture is possible")
+            return Why((N_("Red's pawns are protected this move by their garnet pawn on "
+                           "{garnet}: no capture is possible"),
+                        N_("Blue's pawns are protected this move by their garnet pawn on "
+                           "{garnet}: no capture is possible"))[1 - seat], garnet)
         stuck = not pawn.garnet and _OPPONENT_BACK_ROW[seat][path[0]]
         if stuck and not STUCK_NEUTRAL_MAY_CAPTURE:
-            return (f"the neutral pawn on {_NAME[path[0]]} has reached {SEAT_NAMES[1 - seat]}'s "
-                    "back row and can no longer capture")
+            return Why((N_("the neutral pawn on {cell} has reached Red's back row and can no "
+                           "longer capture"),
+                        N_("the neutral pawn on {cell} has reached Blue's back row and can no "
+                           "longer capture"))[1 - seat], {"cell": _NAME[path[0]]})
         board = list(self.board)
         board[path[0]] = None
         last: LastJump | None = None
         here = path[0]
         for land in path[1:]:
             jump_text = f"{_NAME[here]}x{_NAME[land]}"
+            jump = {"jump": jump_text}
             found = _RAY_TO.get((here, land))
             if found is None:
                 if _GARNET in (here, land):
-                    return _GARNET_CELL_ACCESS
-                return f"{_NAME[here]} and {_NAME[land]} are not on one straight line"
+                    return _garnet_cell_access()
+                return Why(N_("{start} and {end} are not on one straight line"),
+                           {"start": _NAME[here], "end": _NAME[land]})
             ray, index = found
             if index == 0:
-                return f"{jump_text} jumps over nothing: a capture lands just beyond the pawn taken"
+                return Why(N_("{jump} jumps over nothing: a capture lands just beyond the pawn "
+                              "taken"), jump)
             if not pawn.garnet and index != 1:
-                return (f"a neutral pawn captures only a pawn right next to it, landing on the "
-                        f"cell just beyond: {jump_text} is too long")
+                return Why(N_("a neutral pawn captures only a pawn right next to it, landing on "
+                              "the cell just beyond: {jump} is too long"), jump)
             if pawn.garnet:
                 blocker = next((c for c in ray.cells[: index - 1] if board[c] is not None), None)
                 if blocker is not None:
-                    return (f"{_NAME[blocker]} is in the way of {jump_text}: a garnet pawn "
-                            "captures one pawn and lands on the cell just after it")
+                    return Why(N_("{cell} is in the way of {jump}: a garnet pawn captures one "
+                                  "pawn and lands on the cell just after it"),
+                               {"cell": _NAME[blocker], **jump})
             over = ray.cells[index - 1]
             victim = board[over]
             if victim is None:
-                return f"there is no pawn on {_NAME[over]} to capture"
+                return Why(N_("there is no pawn on {cell} to capture"), {"cell": _NAME[over]})
             if victim.seat == seat:
-                return f"{_NAME[over]} holds your own pawn: only enemy pawns are captured"
+                return Why(N_("{cell} holds your own pawn: only enemy pawns are captured"),
+                           {"cell": _NAME[over]})
             if board[land] is not None:
-                return f"{_NAME[land]} is occupied: the capturing pawn must land on an empty cell"
+                return Why(N_("{cell} is occupied: the capturing pawn must land on an empty "
+                              "cell"), {"cell": _NAME[land]})
             backward = _row_step(here, ray) * FORWARD[seat] < 0
             if not pawn.garnet and not NEUTRAL_CAPTURES_BACKWARD and backward:
-                return "a neutral pawn does not capture backward"
+                return Why(N_("a neutral pawn does not capture backward"))
             if pawn.garnet:
                 yellow = ray.yellow_upto[index] and _yellow_active(board, seat)
                 if last is not None:
@@ -1151,14 +1194,16 @@ class GranatState(GameState[GranatMove, GranatView]):
             if last is not None and last[1]:
                 options = _garnet_options(board, here, seat, last)
                 if options:
-                    return (f"after a jump along a yellow line the capture must go on while it "
-                            f"can: from {_NAME[here]} it can still capture {_NAME[options[0][2]]}")
+                    return Why(N_("after a jump along a yellow line the capture must go on while "
+                                  "it can: from {cell} it can still capture {victim}"),
+                               {"cell": _NAME[here], "victim": _NAME[options[0][2]]})
         elif NEUTRAL_CHAIN_MUST_CONTINUE and not _chain_stops_at_back_row(here, seat):
             next_jumps = _neutral_options(board, here, seat)
             if next_jumps:
-                return (f"the capture must go on while it can: from {_NAME[here]} the pawn can "
-                        f"still capture {_NAME[next_jumps[0][0]]}")
-        return ""
+                return Why(N_("the capture must go on while it can: from {cell} the pawn can "
+                              "still capture {victim}"),
+                           {"cell": _NAME[here], "victim": _NAME[next_jumps[0][0]]})
+        return None
 
     # -- views, dumps and positions -------------------------------------------------------------
 
@@ -1311,10 +1356,62 @@ class GranatState(GameState[GranatMove, GranatView]):
         self._moves_cache = self._position_cache = self._own_cache = None
 
 
-_GARNET_CELL_ACCESS = (
-    f"the garnet cell {GARNET_CELL} is entered and left only through its links with "
-    f"{', '.join(map(str, GARNET_LINKS))}"
+# -- the words of a move -------------------------------------------------------------------------
+
+_SAYS_LOSES_MARBLE = N_("the garnet pawn on {garnet} cannot leave the garnet cell: its marble "
+                        "is lost")
+_SAYS_HANDS_ON = N_("garnet pawn {start} hands its marble to {end}")
+_SAYS_HANDS_ON_PROTECTING = (
+    N_("garnet pawn {start} hands its marble to {end}: Red's pawns are protected during the "
+       "next move"),
+    N_("garnet pawn {start} hands its marble to {end}: Blue's pawns are protected during the "
+       "next move"),
 )
+_SAYS_CAPTURES = (
+    (N_("neutral pawn {start} captures {count}: {taken} (landing on {end})"),
+     N_("neutral pawn {start} captures {count}: {taken} (landing on {end}; a garnet pawn)"),
+     N_("neutral pawn {start} captures {count}: {taken} (landing on {end}; {garnets} of them "
+        "garnet)")),
+    (N_("garnet pawn {start} captures {count}: {taken} (landing on {end})"),
+     N_("garnet pawn {start} captures {count}: {taken} (landing on {end}; a garnet pawn)"),
+     N_("garnet pawn {start} captures {count}: {taken} (landing on {end}; {garnets} of them "
+        "garnet)")),
+)
+"""By the capturing pawn (neutral, garnet), then by the garnet pawns taken (0, 1, more)."""
+_SAYS_SLIDES = N_("garnet pawn {start} slides to {end}")
+_SAYS_SLIDES_PROTECTING = (
+    N_("garnet pawn {start} slides to {end}: Red's pawns are protected during the next move"),
+    N_("garnet pawn {start} slides to {end}: Blue's pawns are protected during the next move"),
+)
+_SAYS_STEPS = N_("neutral pawn {start} steps to {end}")
+_SAYS_JUMPS_ONE = N_("neutral pawn {start} jumps over its own pawn ({over}) to {end}")
+_SAYS_JUMPS_MANY = N_("neutral pawn {start} jumps over {count} own pawns ({over}) to {end}")
+
+_DESCRIPTIONS = (_SAYS_LOSES_MARBLE, _SAYS_HANDS_ON, *_SAYS_HANDS_ON_PROTECTING,
+                 *_SAYS_CAPTURES[0], *_SAYS_CAPTURES[1], _SAYS_SLIDES, *_SAYS_SLIDES_PROTECTING,
+                 _SAYS_STEPS, _SAYS_JUMPS_ONE, _SAYS_JUMPS_MANY)
+_DESCRIPTION_PATTERNS = tuple(
+    (template, re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[a-z0-9, ]+?)",
+                                 re.escape(template))))
+    for template in _DESCRIPTIONS
+)
+
+
+def description_why(text: str) -> Why:
+    """A move's description (`describe_move`, `last_description`) read back into its template
+    and values, for a translation; the text itself when it is no description."""
+    for template, pattern in _DESCRIPTION_PATTERNS:
+        match = pattern.fullmatch(text)
+        if match:
+            return Why(template, match.groupdict())
+    return Why(text)
+
+
+def _garnet_cell_access() -> Why:
+    """Why a move through e8 is not along one of its links."""
+    return Why(N_("the garnet cell {garnet} is entered and left only through its links with "
+                  "{links}"),
+               {"garnet": str(GARNET_CELL), "links": ", ".join(map(str, GARNET_LINKS))})
 
 # -- the move walkers (pure functions of a board) -------------------------------------------------
 
@@ -1395,19 +1492,22 @@ def _garnet_jump(board: Board, ray: Ray, seat: int) -> tuple[int, int, bool] | N
     return None
 
 
-def _why_jump_may_not_follow(last: LastJump, ray: Ray, yellow: bool, jump_text: str) -> str:
-    """Why a garnet jump along `ray` may not follow the previous jump (empty if it may)."""
+def _why_jump_may_not_follow(
+    last: LastJump, ray: Ray, yellow: bool, jump_text: str
+) -> Why | None:
+    """Why a garnet jump along `ray` may not follow the previous jump (None if it may)."""
     last_key, last_yellow = last
     if last_yellow:
         if not yellow:
-            return (f"after a jump along a yellow line the capture may only go on along a yellow "
-                    f"line, and {jump_text} is not along one")
+            return Why(N_("after a jump along a yellow line the capture may only go on along a "
+                          "yellow line, and {jump} is not along one"), {"jump": jump_text})
         if not YELLOW_MAY_TURN_STRAIGHT_BACK and ray.key == (last_key[0], -last_key[1]):
-            return "after a jump along a yellow line the capture may not turn straight back"
+            return Why(N_("after a jump along a yellow line the capture may not turn straight "
+                          "back"))
     elif BLACK_CONTINUES_STRAIGHT_ONLY and ray.key != last_key:
-        return (f"after a jump along a black line the capture may stop or go straight on, but "
-                f"{jump_text} turns")
-    return ""
+        return Why(N_("after a jump along a black line the capture may stop or go straight on, "
+                      "but {jump} turns"), {"jump": jump_text})
+    return None
 
 
 def _garnet_options(

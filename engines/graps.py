@@ -10,12 +10,14 @@ from typing import Any, Literal, Self, TypedDict
 
 from engines.base import (
     CHANCE,
+    N_,
     EndReason,
     Game,
     GameState,
     IllegalMove,
     Result,
     ResultDict,
+    Why,
     bool_option,
     choice_option,
 )
@@ -156,14 +158,76 @@ def parse_notation(text: str) -> GrapsMove:
             return Roll(Face(roll[1].lower()))
         except ValueError:
             raise IllegalMove(
-                f"{roll[1]!r} is not a face of the die: write roll:grape or roll:blank"
+                N_("{face} is not a face of the die: write roll:grape or roll:blank"),
+                face=repr(roll[1]),
             ) from None
     if _CELL_LIKE.match(text):
         return Place(GRID.parse(text))
     raise IllegalMove(
-        f"{text.strip()!r} is not a Graps move: write a cell like h7, or pass, "
-        "or roll:grape / roll:blank"
+        N_("{text} is not a Graps move: write a cell like h7, or pass, or roll:grape / "
+           "roll:blank"),
+        text=repr(text.strip()),
     )
+
+
+# -- reasons ---------------------------------------------------------------------------------------
+# Each reason exists once per seat (and per face, per colour): a seat's or a face's name is a
+# word, and words are translated whole with their sentence, never slipped into one.
+
+_MUST_ROLL = (N_("Dark's die must be rolled first (roll:grape or roll:blank)"),
+              N_("Light's die must be rolled first (roll:grape or roll:blank)"))
+_NO_OPENING_ROLL = (
+    N_("no die is rolled for the opening grape: Dark places it on row {row}"),
+    N_("no die is rolled for the opening grape: Light places it on row {row}"))
+_NOTHING_TO_ROLL = (
+    N_("Dark's stock is empty: there is nothing to roll for, Dark passes"),
+    N_("Light's stock is empty: there is nothing to roll for, Light passes"))
+_ALREADY_ROLLED = {"grape": N_("the die already shows a grape: place it or pass"),
+                   "blank": N_("the die already shows a blank: place it or pass")}
+_MUST_PASS = (N_("Dark's stock is empty: Dark must pass"),
+              N_("Light's stock is empty: Light must pass"))
+_CANNOT_PASS = {
+    (0, "grape"): N_("Dark cannot pass: the grape can go on {cell}"),
+    (0, "blank"): N_("Dark cannot pass: the blank can go on {cell}"),
+    (1, "grape"): N_("Light cannot pass: the grape can go on {cell}"),
+    (1, "blank"): N_("Light cannot pass: the blank can go on {cell}"),
+}
+_CANNOT_PASS_MANY = {
+    (0, "grape"): N_("Dark cannot pass: the grape can go on {cell} (and {others} other cells)"),
+    (0, "blank"): N_("Dark cannot pass: the blank can go on {cell} (and {others} other cells)"),
+    (1, "grape"): N_("Light cannot pass: the grape can go on {cell} (and {others} other cells)"),
+    (1, "blank"): N_("Light cannot pass: the blank can go on {cell} (and {others} other cells)"),
+}
+"""`others` is at least 1."""
+_TAKEN = {
+    (0, "grape"): N_("{cell} is already taken by a dark grape"),
+    (0, "blank"): N_("{cell} is already taken by a dark blank"),
+    (1, "grape"): N_("{cell} is already taken by a light grape"),
+    (1, "blank"): N_("{cell} is already taken by a light blank"),
+}
+_OPENING_OFF_LAND = (
+    N_("the opening grape goes on Dark's own land, row {land}, not on row {row}"),
+    N_("the opening grape goes on Light's own land, row {land}, not on row {row}"))
+_GRAPE_ASTRAY = (
+    N_("{cell} is neither on Dark's land (row {land}) nor side-on next to one of Dark's pawns: "
+       "a grape must be one or the other"),
+    N_("{cell} is neither on Light's land (row {land}) nor side-on next to one of Light's "
+       "pawns: a grape must be one or the other"))
+_BLANK_ON_LAND = (
+    N_("{cell} is on Dark's own land (row {land}): a blank never goes there"),
+    N_("{cell} is on Light's own land (row {land}): a blank never goes there"))
+_BLANK_ASTRAY = (
+    N_("{cell} touches none of Dark's pawns side-on: a blank grows from the vine, never "
+       "diagonally"),
+    N_("{cell} touches none of Light's pawns side-on: a blank grows from the vine, never "
+       "diagonally"))
+_TOUCHES_ENEMY = (N_("{cell} touches a dark vine side-on (at {at})"),
+                  N_("{cell} touches a light vine side-on (at {at})"))
+"""By the enemy's seat."""
+_PROTECTED = (
+    N_("{cell} is in the protected zone of the dark grape on {at}: only a grape may go there"),
+    N_("{cell} is in the protected zone of the light grape on {at}: only a grape may go there"))
+"""By the enemy's seat."""
 
 
 # -- the view ------------------------------------------------------------------------------------
@@ -359,7 +423,7 @@ class GrapsState(GameState[GrapsMove, GrapsView]):
     def chance_outcomes(self) -> list[tuple[GrapsMove, float]]:
         """The die: grape with probability grape_faces/6, blank otherwise."""
         if self.current_player != CHANCE:
-            raise IllegalMove("there is no die to roll now")
+            raise IllegalMove(N_("there is no die to roll now"))
         grapes = self.options["grape_faces"]
         return [
             (Roll(Face.GRAPE), grapes / DIE_FACES),
@@ -371,70 +435,67 @@ class GrapsState(GameState[GrapsMove, GrapsView]):
     def parse_move(self, text: str) -> GrapsMove:
         return parse_notation(text)
 
-    def _why_illegal(self, move: Any) -> str:
-        name = SEAT_NAMES[self.to_move]
+    def _why_illegal(self, move: Any) -> str | Why:
+        seat = self.to_move
         if not isinstance(move, Place | Pass | Roll):
-            return f"{move!r} is not a Graps move"
+            return Why(N_("{move} is not a Graps move"), {"move": repr(move)})
         if self.current_player == CHANCE:
             if isinstance(move, Roll):
                 return ""
-            return f"{name}'s die must be rolled first (roll:grape or roll:blank)"
+            return Why(_MUST_ROLL[seat])
         if isinstance(move, Roll):
             if self.phase is Phase.SETUP:
-                return (f"no die is rolled for the opening grape: {name} places it on "
-                        f"row {LAND_ROWS[self.to_move]}")
+                return Why(_NO_OPENING_ROLL[seat], {"row": LAND_ROWS[seat]})
             if self.phase is Phase.ROLL:
-                return f"{name}'s stock is empty: there is nothing to roll for, {name} passes"
+                return Why(_NOTHING_TO_ROLL[seat])
             shown = self.face_to_place
             assert shown is not None  # the die was rolled: a face waits to be placed
-            return f"the die already shows a {shown.value}: place it or pass"
-        if self.stocks[self.to_move] == 0:
-            return f"{name}'s stock is empty: {name} must pass"
+            return Why(_ALREADY_ROLLED[shown.value])
+        if self.stocks[seat] == 0:
+            return Why(_MUST_PASS[seat])
         if isinstance(move, Pass):
             cells = self.legal_cells()
-            face = self.face_to_place.value if self.face_to_place else "pawn"
-            others = f" (and {len(cells) - 1} other cells)" if len(cells) > 1 else ""
-            return f"{name} cannot pass: the {face} can go on {cells[0]}{others}"
+            face = self.face_to_place
+            assert face is not None  # a placement is due: passing was refused for its cells
+            if len(cells) > 1:
+                return Why(_CANNOT_PASS_MANY[seat, face.value],
+                           {"cell": str(cells[0]), "others": len(cells) - 1})
+            return Why(_CANNOT_PASS[seat, face.value], {"cell": str(cells[0])})
         return self.placement_problem(move.cell) or ""
 
-    def placement_problem(self, cell: Cell) -> str | None:
+    def placement_problem(self, cell: Cell) -> Why | None:
         """Why the player to move may not place the current face on `cell` (None if they may)."""
+        name = str(cell)
         if not GRID.contains(cell):
-            return f"{cell} is off the board (cells go from a1 to o15)"
+            return Why(N_("{cell} is off the board (cells go from a1 to o15)"), {"cell": name})
         seat, index = self.to_move, _INDEX[cell]
-        name, land_row = SEAT_NAMES[seat], LAND_ROWS[seat]
+        land_row = LAND_ROWS[seat]
         occupant = self.board[index]
         if occupant != EMPTY:
-            colour = SEAT_NAMES[_OWNER[occupant]].lower()
-            return f"{cell} is already taken by a {colour} {_FACE[occupant].value}"
+            return Why(_TAKEN[_OWNER[occupant], _FACE[occupant].value], {"cell": name})
         if self.phase is Phase.SETUP:
             if index not in _LAND[seat]:
-                return (f"the opening grape goes on {name}'s own land, row {land_row}, "
-                        f"not on row {cell.row + 1}")
+                return Why(_OPENING_OFF_LAND[seat], {"land": land_row, "row": cell.row + 1})
             return None
         face = self.face_to_place
         if face is None:
-            return "no pawn is to be placed now"
+            return Why(N_("no pawn is to be placed now"))
         own, enemy = PIECE_CHARS[seat], PIECE_CHARS[1 - seat]
         touches_own = any(self.board[k] in own for k in _ORTHO[index])
         if face is Face.GRAPE:
             if index in _LAND[seat] or touches_own:
                 return None
-            return (f"{cell} is neither on {name}'s land (row {land_row}) nor side-on next to "
-                    f"one of {name}'s pawns: a grape must be one or the other")
-        enemy_colour = SEAT_NAMES[1 - seat].lower()
+            return Why(_GRAPE_ASTRAY[seat], {"cell": name, "land": land_row})
         if index in _LAND[seat]:
-            return f"{cell} is on {name}'s own land (row {land_row}): a blank never goes there"
+            return Why(_BLANK_ON_LAND[seat], {"cell": name, "land": land_row})
         if not touches_own:
-            return (f"{cell} touches none of {name}'s pawns side-on: a blank grows from the "
-                    "vine, never diagonally")
+            return Why(_BLANK_ASTRAY[seat], {"cell": name})
         for k in _ORTHO[index]:
             if self.board[k] in enemy:
-                return f"{cell} touches a {enemy_colour} vine side-on (at {_name(k)})"
+                return Why(_TOUCHES_ENEMY[1 - seat], {"cell": name, "at": _name(k)})
         for k in _AROUND[index]:
             if self.board[k] == enemy[1]:
-                return (f"{cell} is in the protected zone of the {enemy_colour} grape on "
-                        f"{_name(k)}: only a grape may go there")
+                return Why(_PROTECTED[1 - seat], {"cell": name, "at": _name(k)})
         return None
 
     # -- playing ----------------------------------------------------------------------------------
@@ -712,12 +773,12 @@ GRAPS = Game(
             "grape faces on each six-sided die (the others are blank)",
             GRAPE_FACES_DEFAULT,
             (1, 2, 3, 4, 5),
-            label="grape faces on the die",
+            label=N_("grape faces on the die"),
         ),
         "return_pruned": bool_option(
             "removed pawns go back to their owner's stock instead of leaving the game",
             False,
-            label="removed pawns return to their stock",
+            label=N_("removed pawns return to their stock"),
         ),
     },
     position_parser=_from_position,

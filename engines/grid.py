@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.base import IllegalMove
+from engines.base import N_, IllegalMove
 
 _CELL = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*$")
 
@@ -45,11 +45,13 @@ class Grid:
         match = _CELL.match(text)
         if not match:
             raise IllegalMove(
-                f"{text.strip()!r} is not a cell (write a column letter then a row, like a1)")
+                N_("{text} is not a cell (write a column letter then a row, like a1)"),
+                text=repr(text.strip()))
         cell = Cell(ord(match[1].lower()) - ord("a"), int(match[2]) - 1)
         if not self.contains(cell):
             last = Cell(self.cols - 1, self.rows - 1)
-            raise IllegalMove(f"{text.strip()} is off the board (cells go from a1 to {last})")
+            raise IllegalMove(N_("{cell} is off the board (cells go from a1 to {last})"),
+                              cell=text.strip(), last=str(last))
         return cell
 
     def orthogonal_neighbours(self, cell: Cell) -> list[Cell]:

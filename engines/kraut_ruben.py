@@ -13,12 +13,14 @@ from typing import Any, Literal, Self, TypedDict
 
 from engines.base import (
     CHANCE,
+    N_,
     EndReason,
     Game,
     GameState,
     IllegalMove,
     Result,
     ResultDict,
+    Why,
     choice_option,
 )
 
@@ -289,12 +291,14 @@ def parse_bed(text: str) -> Bed:
     match = re.fullmatch(r"\s*([a-zA-Z])\s*(\d{1,2})\s*", text)
     if not match:
         raise IllegalMove(
-            f"{text.strip()!r} is not a bed: write a row A–C then a column 1–4, like B3"
+            N_("{text} is not a bed: write a row A–C then a column 1–4, like B3"),
+            text=repr(text.strip()),
         )
     row, col = match[1].upper(), int(match[2])
     if row not in ROWS or not 1 <= col <= COLUMNS:
         raise IllegalMove(
-            f"{row}{col} is not a bed: rows go from A to C and columns from 1 to 4 (A1 to C4)"
+            N_("{bed} is not a bed: rows go from A to C and columns from 1 to 4 (A1 to C4)"),
+            bed=f"{row}{col}",
         )
     return Bed(ROWS.index(row), col - 1)
 
@@ -384,7 +388,7 @@ _GARDEN_BED = r"(\d{1,3})\s*([a-zA-Z])\s*(\d{1,2})"
 def parse_notation(text: str) -> Move:
     """Read any Kraut & Rüben move or chance outcome, without checking legality."""
     if not isinstance(text, str):
-        raise IllegalMove(f"{text!r} is not a Kraut & Rüben move")
+        raise IllegalMove(N_("{text} is not a Kraut & Rüben move"), text=repr(text))
     clean = " ".join(text.strip().lower().split())
     if clean in _SIMPLE:
         return _SIMPLE[clean]
@@ -394,7 +398,8 @@ def parse_notation(text: str) -> Move:
         tile = TILE_ALIASES.get(match[1])
         if tile is None:
             names = ", ".join(str(t) for t in BAG_ORDER)
-            raise IllegalMove(f"{match[1]!r} is not a tile of the bag (tiles: {names})")
+            raise IllegalMove(N_("{text} is not a tile of the bag (tiles: {names})"),
+                              text=repr(match[1]), names=names)
         return DrawTile(tile)
     if match := re.fullmatch(r"take\s*(\d{1,3})", clean):
         return Take(int(match[1]))
@@ -403,8 +408,9 @@ def parse_notation(text: str) -> Move:
     if match := re.fullmatch(_GARDEN_BED, clean):
         return Place(int(match[1]), parse_bed(match[2] + match[3]))
     raise IllegalMove(
-        f"{text.strip()!r} is not a Kraut & Rüben move: write draw, a garden and bed like 3B2, "
-        "mole 3B2, take 3, end or discard"
+        N_("{text} is not a Kraut & Rüben move: write draw, a garden and bed like 3B2, "
+           "mole 3B2, take 3, end or discard"),
+        text=repr(text.strip()),
     )
 
 
@@ -465,6 +471,67 @@ def score_tiles(tops: Iterable[Tile], contract: Contract) -> KrautRubenScore:
         "lines": lines,
         "total": sum(line["points"] for line in lines),
     }
+
+
+# -- why a move is illegal: one sentence per tile, so that each can be translated whole -----
+
+NONE_LEFT: dict[Tile, str] = {
+    Tile.TOMATO: N_("no tomato is left in the bag"),
+    Tile.ASPARAGUS: N_("no asparagus is left in the bag"),
+    Tile.CARROT: N_("no carrot is left in the bag"),
+    Tile.LETTUCE: N_("no lettuce is left in the bag"),
+    Tile.CLOVER: N_("no clover is left in the bag"),
+    Tile.DANDELION: N_("no dandelion is left in the bag"),
+    Tile.SNAIL: N_("no snail is left in the bag"),
+    Tile.MOLE: N_("no mole is left in the bag"),
+}
+"""A draw outcome of a kind the bag no longer holds."""
+
+STILL_PLACEABLE: dict[Tile, str] = {
+    Tile.TOMATO: N_("the tomato can still go somewhere (for example {example}): a tile is "
+                    "discarded only when it can go nowhere"),
+    Tile.ASPARAGUS: N_("the asparagus can still go somewhere (for example {example}): a tile "
+                       "is discarded only when it can go nowhere"),
+    Tile.CARROT: N_("the carrot can still go somewhere (for example {example}): a tile is "
+                    "discarded only when it can go nowhere"),
+    Tile.LETTUCE: N_("the lettuce can still go somewhere (for example {example}): a tile is "
+                     "discarded only when it can go nowhere"),
+    Tile.CLOVER: N_("the clover can still go somewhere (for example {example}): a tile is "
+                    "discarded only when it can go nowhere"),
+    Tile.DANDELION: N_("the dandelion can still go somewhere (for example {example}): a tile "
+                       "is discarded only when it can go nowhere"),
+    Tile.SNAIL: N_("the snail can still go somewhere (for example {example}): a tile is "
+                   "discarded only when it can go nowhere"),
+    Tile.MOLE: N_("the mole can still go somewhere (for example {example}): a tile is "
+                  "discarded only when it can go nowhere"),
+}
+"""A discard while the drawn tile still has a bed."""
+
+NOT_EMPTY: dict[Tile, str] = {
+    Tile.TOMATO: N_("{bed} is not empty (a tile lies there): a tomato goes on an empty bed"),
+    Tile.ASPARAGUS: N_("{bed} is not empty (a tile lies there): an asparagus goes on an empty "
+                       "bed"),
+    Tile.CARROT: N_("{bed} is not empty (a tile lies there): a carrot goes on an empty bed"),
+    Tile.LETTUCE: N_("{bed} is not empty (a tile lies there): a lettuce goes on an empty bed"),
+    Tile.CLOVER: N_("{bed} is not empty (a tile lies there): a clover goes on an empty bed"),
+    Tile.DANDELION: N_("{bed} is not empty (a tile lies there): a dandelion goes on an empty "
+                       "bed"),
+    Tile.SNAIL: N_("{bed} is not empty (a tile lies there): a snail goes on an empty bed"),
+    Tile.MOLE: N_("{bed} is not empty (a tile lies there): a mole goes on an empty bed"),
+}
+"""A plant on a bed already planted."""
+
+UNCOVERABLE: dict[tuple[Tile, Tile], str] = {
+    (Tile.SNAIL, Tile.SNAIL): N_("{bed} shows a snail: a snail may cover a vegetable, clover or "
+                                 "dandelion only"),
+    (Tile.SNAIL, Tile.MOLE): N_("{bed} shows a mole: a snail may cover a vegetable, clover or "
+                                "dandelion only"),
+    (Tile.MOLE, Tile.SNAIL): N_("{bed} shows a snail: a mole may cover a vegetable, clover or "
+                                "dandelion only"),
+    (Tile.MOLE, Tile.MOLE): N_("{bed} shows a mole: a mole may cover a vegetable, clover or "
+                               "dandelion only"),
+}
+"""A snail or mole (first) on a bed whose top tile cannot be covered (second)."""
 
 
 # -- the state ------------------------------------------------------------------------------
@@ -960,9 +1027,9 @@ class KrautRubenState(GameState[Move, KrautRubenView]):
 
     # -- illegal moves ---------------------------------------------------------------------
 
-    def _why_illegal(self, move: Any) -> str:
+    def _why_illegal(self, move: Any) -> str | Why:
         if not isinstance(move, Move):
-            return f"{move!r} is not a Kraut & Rüben move"
+            return Why(N_("{text} is not a Kraut & Rüben move"), {"text": repr(move)})
         reason = (
             self._why_not_garden(move)
             or {
@@ -973,97 +1040,110 @@ class KrautRubenState(GameState[Move, KrautRubenView]):
                 Phase.TAKE: self._why_not_take_step,
             }[self.phase](move)
         )
-        return reason or f"{move} is not allowed now"
+        return reason or Why(N_("{move} is not allowed now"), {"move": str(move)})
 
-    def _why_not_garden(self, move: Move) -> str:
+    def _why_not_garden(self, move: Move) -> str | Why:
         garden = getattr(move, "garden", None)
         if garden is not None and not 1 <= garden <= self.garden_count:
-            return f"there is no garden {garden}: the gardens go from 1 to {self.garden_count}"
+            return Why(N_("there is no garden {garden}: the gardens go from 1 to {count}"),
+                       {"garden": garden, "count": self.garden_count})
         return ""
 
-    def _why_not_deal(self, move: Move) -> str:
+    def _why_not_deal(self, move: Move) -> str | Why:
         if not isinstance(move, DealContract):
-            return "contracts are being dealt: the next move is a chance outcome contract:N"
+            return N_("contracts are being dealt: the next move is a chance outcome contract:N")
         if not 1 <= move.number <= len(CONTRACTS):
-            return f"there is no contract {move.number}: contracts go from 1 to {len(CONTRACTS)}"
-        return f"contract {move.number} has already been dealt"
+            return Why(N_("there is no contract {number}: contracts go from 1 to {count}"),
+                       {"number": move.number, "count": len(CONTRACTS)})
+        return Why(N_("contract {number} has already been dealt"), {"number": move.number})
 
-    def _why_not_draw_outcome(self, move: Move) -> str:
+    def _why_not_draw_outcome(self, move: Move) -> str | Why:
         if not isinstance(move, DrawTile):
-            return "a tile is being drawn from the bag: the next move is a chance outcome draw:TILE"
-        return f"no {move.tile} is left in the bag"
+            return N_(
+                "a tile is being drawn from the bag: the next move is a chance outcome draw:TILE"
+            )
+        return NONE_LEFT[move.tile]
 
-    def _why_not_choice(self, move: Move) -> str:
+    def _why_not_choice(self, move: Move) -> str | Why:
         if self.must_take():
             if isinstance(move, Take):
                 return self._why_not_takeable(move.garden)
-            because = "the bag is empty" if self.bag_count == 0 else "every unowned garden is full"
-            return f"{because}: you must take a garden this turn (take N), nothing else"
+            if self.bag_count == 0:
+                return N_("the bag is empty: you must take a garden this turn (take N), "
+                          "nothing else")
+            return N_("every unowned garden is full: you must take a garden this turn (take N), "
+                      "nothing else")
         if isinstance(move, Draw):
-            return "the bag is empty: there is nothing left to draw"
+            return N_("the bag is empty: there is nothing left to draw")
         if isinstance(move, PlayMole):
             if self.bag_count == 0 and not MOLES_PLAYED_OUT_AFTER_BAG_EMPTY:
-                return "the bag is empty: moles are no longer played"
+                return N_("the bag is empty: moles are no longer played")
             return self._why_not_cover(Tile.MOLE, move.garden, move.bed)
         if isinstance(move, Take | EndTurn):
-            return "a garden may be taken only after placing a tile: draw (or play your mole) first"
+            return N_("a garden may be taken only after placing a tile: draw (or play your mole) "
+                      "first")
         if isinstance(move, Place | Discard):
-            return "you have no tile in hand: draw first (or play your mole)"
-        return "it is a player's turn, not a chance event"
+            return N_("you have no tile in hand: draw first (or play your mole)")
+        return N_("it is a player's turn, not a chance event")
 
-    def _why_not_placement(self, move: Move) -> str:
+    def _why_not_placement(self, move: Move) -> str | Why:
         tile = self.drawn
         assert tile is not None
         if isinstance(move, Discard):
-            example = self.placements()[0]
-            return (
-                f"the {tile} can still go somewhere (for example {example}): a tile is discarded "
-                "only when it can go nowhere"
-            )
+            return Why(STILL_PLACEABLE[tile], {"example": str(self.placements()[0])})
         if not isinstance(move, Place):
-            return f"place the {tile} you drew first (or discard it if it can go nowhere)"
+            return N_("place the tile you drew first (or discard it if it can go nowhere)")
         if tile is Tile.SNAIL:
             if self._cover_targets(Tile.SNAIL):
                 return self._why_not_cover(Tile.SNAIL, move.garden, move.bed)
             if self.top(move.garden, move.bed) is not None:
-                return (
-                    f"{move} is not empty: no tile can be covered anywhere, so the snail needs "
-                    "an empty bed"
-                )
-            return f"garden {move.garden} already holds {MAX_SNAILS_PER_GARDEN} snails"
+                return Why(N_("{bed} is not empty: no tile can be covered anywhere, so the snail "
+                              "needs an empty bed"), {"bed": str(move)})
+            return Why(N_("garden {garden} already holds {count} snails"),
+                       {"garden": move.garden, "count": MAX_SNAILS_PER_GARDEN})
         top = self.top(move.garden, move.bed)
         if top is not None:
-            return f"{move} is not empty (it shows a {top}): a {tile} goes on an empty bed"
+            return Why(NOT_EMPTY[tile], {"bed": str(move)})
         owner = self.owners[move.garden - 1]
-        return (
-            f"{move} is the last empty bed of garden {move.garden}, which belongs to seat {owner}: "
-            "only its owner may plant there"
+        return Why(
+            N_("{bed} is the last empty bed of garden {garden}, which belongs to seat {seat}: "
+               "only its owner may plant there"),
+            {"bed": str(move), "garden": move.garden, "seat": owner},
         )
 
-    def _why_not_cover(self, cover: Tile, garden: int, bed: Bed) -> str:
-        where = f"{garden}{bed}"
-        if cover is Tile.MOLE and not self.moles[self.turn_seat]:
-            return "you have already played your mole (once per game)"
+    def _why_not_cover(self, cover: Tile, garden: int, bed: Bed) -> str | Why:
+        snail = cover is Tile.SNAIL
+        where = {"bed": f"{garden}{bed}", "garden": garden}
+        if not snail and not self.moles[self.turn_seat]:
+            return N_("you have already played your mole (once per game)")
         if self.is_closed(garden):
-            return f"garden {garden} is full and owned: nobody may put a {cover} there any more"
-        limit = MAX_SNAILS_PER_GARDEN if cover is Tile.SNAIL else MAX_MOLES_PER_GARDEN
+            return Why(N_("garden {garden} is full and owned: nobody may put a snail there any "
+                          "more") if snail else
+                       N_("garden {garden} is full and owned: nobody may put a mole there any "
+                          "more"), where)
+        limit = MAX_SNAILS_PER_GARDEN if snail else MAX_MOLES_PER_GARDEN
         if self.count_in(garden, cover) >= limit:
-            return f"garden {garden} already holds {limit} {cover.plural}, the most it may"
+            return Why(N_("garden {garden} already holds {count} snails, the most it may")
+                       if snail else
+                       N_("garden {garden} already holds {count} moles, the most it may"),
+                       {**where, "count": limit})
         top = self.top(garden, bed)
         if top is None:
-            return f"{where} is empty: a {cover} must cover a tile already placed"
-        return f"{where} shows a {top}: a {cover} may cover a vegetable, clover or dandelion only"
+            return Why(N_("{bed} is empty: a snail must cover a tile already placed") if snail
+                       else N_("{bed} is empty: a mole must cover a tile already placed"), where)
+        return Why(UNCOVERABLE[cover, top], where)
 
-    def _why_not_take_step(self, move: Move) -> str:
+    def _why_not_take_step(self, move: Move) -> str | Why:
         if isinstance(move, Take):
             return self._why_not_takeable(move.garden)
-        return "your tile is placed: take an unowned garden (take N) or end your turn (end)"
+        return N_("your tile is placed: take an unowned garden (take N) or end your turn (end)")
 
-    def _why_not_takeable(self, garden: int) -> str:
+    def _why_not_takeable(self, garden: int) -> Why:
         owner = self.owners[garden - 1]
         if owner == self.turn_seat:
-            return f"garden {garden} is already yours"
-        return f"garden {garden} already belongs to seat {owner}"
+            return Why(N_("garden {garden} is already yours"), {"garden": garden})
+        return Why(N_("garden {garden} already belongs to seat {seat}"),
+                   {"garden": garden, "seat": owner})
 
     # -- views and dumps -------------------------------------------------------------------
 
@@ -1240,11 +1320,11 @@ KRAUT_RUBEN = Game(
     state_class=KrautRubenState,
     option_specs={
         "match_games": choice_option(
-            "1 game, or 3 with the cup (+3 to the first taker of each game)",
+            N_("1 game, or 3 with the cup (+3 to the first taker of each game)"),
             1,
             (1, 3),
-            label="games in the match",
-            choice_labels={1: "one game", 3: "three games and the cup"},
+            label=N_("games in the match"),
+            choice_labels={1: N_("one game"), 3: N_("three games and the cup")},
         ),
     },
 )

@@ -9,12 +9,14 @@ from enum import Enum
 from typing import Any, Literal, Self, TypedDict
 
 from engines.base import (
+    N_,
     EndReason,
     Game,
     GameState,
     IllegalMove,
     Result,
     ResultDict,
+    Why,
     bool_option,
 )
 from engines.grid import Cell, Grid
@@ -141,8 +143,8 @@ def parse_notation(text: str) -> QawaleMove:
     match = _MOVE.match(text)
     if not match:
         raise IllegalMove(
-            f"{text.strip()!r} is not a Qawale move: "
-            "write the cell, a colon and the steps, like b2:NNE"
+            N_("{text} is not a Qawale move: write the cell, a colon and the steps, like b2:NNE"),
+            text=repr(text.strip()),
         )
     cell = GRID.parse(match[1])
     return QawaleMove(cell, tuple(Direction[letter.upper()] for letter in match[2]))
@@ -308,10 +310,10 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
     def _checked(self, move: QawaleMove | str) -> QawaleMove:
         # Checked directly: listing every path of a tall stack to find one would be wasteful.
         if self.is_over():
-            raise IllegalMove("the game is over")
+            raise IllegalMove(N_("the game is over"))
         parsed = self.parse_move(move) if isinstance(move, str) else move
         if not isinstance(parsed, QawaleMove):
-            raise IllegalMove(f"{move!r} is not a Qawale move")
+            raise IllegalMove(N_("{move} is not a Qawale move"), move=repr(move))
         walked = _landings(parsed)
         if walked is not None:
             stack = self._cells[walked[0]]
@@ -322,11 +324,13 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
             raise IllegalMove(reason)
         return parsed
 
-    def _why_illegal(self, move: QawaleMove) -> str:
+    def _why_illegal(self, move: QawaleMove) -> str | Why:
+        cell = str(move.cell)
         if not GRID.contains(move.cell):
-            return f"{move.cell} is off the board"
+            return Why(N_("{cell} is off the board"), {"cell": cell})
         if not self.stacks[move.cell]:
-            return f"{move.cell} is empty: a pebble may only go on a stack, never on an empty cell"
+            return Why(N_("{cell} is empty: a pebble may only go on a stack, never on an empty "
+                          "cell"), {"cell": cell})
         needed = self.sowing_length(move.cell)
         for index in range(len(move.path)):
             partial = QawaleMove(move.cell, move.path[:index])
@@ -336,13 +340,16 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
             if index >= needed:
                 break  # too many steps: said below, whatever the extra steps do
             here = (path_cells(partial) or [move.cell])[-1]
+            step = {"step": index + 1, "direction": direction.name}
             if index and direction is move.path[index - 1].opposite:
-                return (f"step {index + 1} ({direction.name}) goes straight back to "
-                        f"{direction.of(here)}, the cell just left")
-            return f"step {index + 1} ({direction.name}) leaves the board from {here}"
+                return Why(N_("step {step} ({direction}) goes straight back to {cell}, the cell "
+                              "just left"), {**step, "cell": str(direction.of(here))})
+            return Why(N_("step {step} ({direction}) leaves the board from {cell}"),
+                       {**step, "cell": str(here)})
         if len(move.path) != needed:
-            return (f"the stack on {move.cell} will hold {needed} pebbles with yours, "
-                    f"so the sowing needs {needed} steps, not {len(move.path)}")
+            return Why(N_("the stack on {cell} will hold {needed} pebbles with yours, so the "
+                          "sowing needs {needed} steps, not {steps}"),
+                       {"cell": cell, "needed": needed, "steps": len(move.path)})
         return ""
 
     def _play(self, move: QawaleMove) -> None:
@@ -479,7 +486,7 @@ QAWALE = Game(
         "mover_wins_double_line": bool_option(
             "a sowing showing a line for both colours is won by the sower (false: a draw)",
             MOVER_WINS_DOUBLE_LINE,
-            label="a double line is won by the sower",
+            label=N_("a double line is won by the sower"),
             param="double_line",
         ),
     },

@@ -15,6 +15,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engines.grabuge import GRABUGE, SUIT_SYMBOLS, GrabugeView, card_label
+from i18n import _, ngettext
 from renderers.common import (
     HIGHLIGHT,
     MUTED,
@@ -34,7 +35,6 @@ from renderers.common import (
     font,
     initials,
     player_name,
-    plural,
     reference_palette,
     result_headline,
     seat_colour,
@@ -106,10 +106,21 @@ def render_grabuge(
         _draw_player(canvas, view, seat, names, marks, mark)
     decks = view.get("decks", 2)
     turn = view["turn"]["number"]
-    left = f"Le Grabuge · {decks} decks · turn {turn}"
-    draw_footer(canvas, FOOTER, left, note, right_colour=WHITE)
+    draw_footer(canvas, FOOTER, _footer_left(canvas, decks, turn, note), note,
+                right_colour=WHITE)
     return canvas.to_png(_palette)
 
+
+
+def _footer_left(canvas: Canvas, decks: int, turn: int, note: Phrase) -> str:
+    """The footer's left words: the decks and the turn, then fewer of them when the last
+    move's note needs the room (its sentence is longer in French)."""
+    room = FOOTER[2] - FOOTER[0] - 48 - 24 - canvas.text_width(str(note), 24, bold=True)
+    for left in (_("Le Grabuge · {decks} decks · turn {turn}").format(decks=decks, turn=turn),
+                 _("Le Grabuge · turn {turn}").format(turn=turn)):
+        if canvas.text_width(left, 24, bold=True) <= room:
+            return left
+    return "Le Grabuge"
 
 
 @lru_cache(maxsize=1)
@@ -206,30 +217,34 @@ def _draw_header(
     if result is not None:
         scores = [p["paquets"]["total"] for p in players]
         if seat is not None:  # the winner's total first
-            headline += f" {scores[seat]}–{scores[1 - seat]} paquets"
+            headline += " " + _("{won}–{lost} paquets").format(won=scores[seat],
+                                                              lost=scores[1 - seat])
         else:
-            headline += f" — {plural(scores[0], 'paquet')} each"
+            headline += " — " + ngettext("{n} paquet each", "{n} paquets each",
+                                         scores[0]).format(n=scores[0])
     elif current is not None and current < 0:  # a card is being turned (a chance node)
-        headline = Phrase("Turning a card…")
+        headline = Phrase(_("Turning a card…"))
     elif view["awaiting"] == "keep" and current is not None:
-        headline = Phrase("{0}: where does it go?", (player_name(names, current),))
+        headline = Phrase(_("{0}: where does it go?"), (player_name(names, current),))
     elif view["awaiting"] == "reserve" and current is not None:
-        headline = Phrase("{0}: which reserve card?", (player_name(names, current),))
+        headline = Phrase(_("{0}: which reserve card?"), (player_name(names, current),))
     chips = []
     for player in players:
+        total = player["paquets"]["total"]
         chips.append(StatusChip(
             seat=player["seat"], name=player_name(names, player["seat"]),
-            detail=plural(player["paquets"]["total"], "paquet"),
+            detail=ngettext("{n} paquet", "{n} paquets", total).format(n=total),
             active=result is None and current == player["seat"]))
     draw_status_bar(canvas, HEADER, headline, seat, chips, marks=marks)
 
 
 def _draw_tableau(canvas: Canvas, view: GrabugeView, mark: Mark | None) -> None:
     piles = view.get("tableau") or []
-    title = f"Tableau · {plural(len(piles), 'pile')}"
+    title = ngettext("Tableau · {n} pile", "Tableau · {n} piles", len(piles)).format(
+        n=len(piles))
     canvas.text((26, TABLEAU_TOP + 16), title, 22, TEXT, bold=True, anchor="lm")
-    canvas.text((WIDTH - 26, TABLEAU_TOP + 16), "Ace starts a pile · King wins it", TEXT_SIZE,
-                MUTED, anchor="rm")
+    canvas.text((WIDTH - 26, TABLEAU_TOP + 16), _("Ace starts a pile · King wins it"),
+                TEXT_SIZE, MUTED, anchor="rm")
     shown = piles if len(piles) <= MAX_PILES_SHOWN else piles[:MAX_PILES_SHOWN - 1]
     left = (WIDTH - PILES_PER_ROW * PILE_PITCH) / 2 + (PILE_PITCH - CARD_W) / 2
     for index, pile in enumerate(shown):
@@ -247,8 +262,8 @@ def _draw_tableau(canvas: Canvas, view: GrabugeView, mark: Mark | None) -> None:
         x, y = left + col * PILE_PITCH, TABLEAU_TOP + 40 + row * PILE_ROW_HEIGHT
         _empty_slot(canvas, x, y, f"+{len(piles) - len(shown)}")
     if not piles:
-        canvas.text((WIDTH / 2, TABLEAU_TOP + 40 + CARD_H / 2), "No pile yet: an Ace starts one",
-                    22, MUTED, anchor="mm")
+        canvas.text((WIDTH / 2, TABLEAU_TOP + 40 + CARD_H / 2),
+                    _("No pile yet: an Ace starts one"), 22, MUTED, anchor="mm")
 
 
 def _draw_player(
@@ -285,9 +300,9 @@ def _draw_player(
 
     # Grabuge: its face-up card, with how many wait under it.
     gx = slot_x(0)
-    label(gx, "Grabuge")
+    label(gx, _("Grabuge"))
     if grabuge["became_talon"]:
-        _empty_slot(canvas, gx, slots_y, "→", "talon")
+        _empty_slot(canvas, gx, slots_y, "→", _("talon"))
     elif grabuge["top"]:
         for depth in range(min(2, grabuge["under"]), 0, -1):
             _paste_card(canvas, None, gx + depth * 4, slots_y, back=colour.fill)
@@ -295,37 +310,39 @@ def _draw_player(
         if grabuge["playable"]:
             _ring(canvas, gx, slots_y, PLAYABLE)
     else:
-        _empty_slot(canvas, gx, slots_y, "empty")
+        _empty_slot(canvas, gx, slots_y, _("empty"))
     if grabuge["top"]:
-        under(gx, f"{grabuge['under']} under")
+        under(gx, ngettext("{n} under", "{n} under", grabuge["under"]).format(
+            n=grabuge["under"]))
 
     # Talon: a face-down card with the count on it.
     tx = slot_x(1)
-    label(tx, "Talon")
+    label(tx, _("Talon"))
     if player["talon"]:
         _paste_card(canvas, None, tx, slots_y, back=colour.fill)
         canvas.text((tx + CARD_W / 2, slots_y + CARD_H / 2), str(player["talon"]), 30,
                     WHITE, bold=True, anchor="mm", stroke="#0b0d10", stroke_width=3)
     else:
-        _empty_slot(canvas, tx, slots_y, "empty")
-    under(tx, plural(player["talon"], "card"))
+        _empty_slot(canvas, tx, slots_y, _("empty"))
+    under(tx, ngettext("{n} card", "{n} cards", player["talon"]).format(n=player["talon"]))
 
     # Turned: the card being placed (the mover only), ringed in the highlight colour.
     px = slot_x(2)
     placing = view.get("placing")
-    label(px, "Turned")
+    label(px, _("Turned"))
     if placing and placing.get("seat") == seat:
         _paste_card(canvas, placing["card"], px, slots_y)
         _ring(canvas, px, slots_y, PLAYABLE if placing.get("playable") else HIGHLIGHT)
         hand = view.get("hand_face_down") or 0
-        under(px, *((f"{hand} more", "to turn") if hand else ("last of 4",)))
+        under(px, *((_("{n} more").format(n=hand), _("to turn")) if hand
+                    else (_("last of 4"),)))
     else:
         _empty_slot(canvas, px, slots_y)
 
     # Paquets won: a gold disc with the total; the breakdown under it.
     qx = slot_x(3)
     paquets = player["paquets"]
-    label(qx, "Paquets")
+    label(qx, _("Paquets"))
     centre = (qx + CARD_W / 2, slots_y + CARD_H / 2)
     canvas.circle(centre, 34, WIN, "#6b5200", 3)
     canvas.text(centre, str(paquets["total"]), 32, "#1b1f24", bold=True, anchor="mm")
@@ -337,16 +354,18 @@ def _draw_player(
     bonus, leftover = paquets["grabuge_bonus"], paquets["leftover"]
     extra = [f"+{bonus}★"] if bonus else []
     if leftover:
-        extra.append(f"+{leftover}" if bonus else f"+{leftover} left")
-    under(qx, f"{paquets['crowned']} won", *([" ".join(extra)] if extra else []))
+        extra.append(f"+{leftover}" if bonus else _("+{n} left").format(n=leftover))
+    crowned = paquets["crowned"]
+    under(qx, ngettext("{n} won", "{n} won", crowned).format(n=crowned),
+          *([" ".join(extra)] if extra else []))
 
     # Reserve: four columns fanned downwards, the playable last cards ringed in green.
     reserve_y = slots_y + CARD_H + 2 * LINE + 38
     playable = set(player.get("playable_columns") or []) if active else set()
     for number, column in enumerate(player["reserve"], start=1):
         cx = slot_x(number - 1)
-        canvas.text((cx + CARD_W / 2, reserve_y - 16), f"Col. {number}", TEXT_SIZE, MUTED,
-                    bold=True, anchor="mm")
+        canvas.text((cx + CARD_W / 2, reserve_y - 16), _("Col. {n}").format(n=number),
+                    TEXT_SIZE, MUTED, bold=True, anchor="mm")
         _draw_column(canvas, column, cx, reserve_y,
                      ringed=number in playable,
                      marked=bool(mark and mark.kind == "column" and mark.seat == seat
@@ -403,9 +422,12 @@ def _last_move(
         who = (player_name(names, seat),)
         label = card_label(event["card"])
         if kind == "kept":
-            return Mark("column", seat, event["column"]), Phrase("{0}: ", who) + \
-                f"{label} → column {event['column']}"
+            text = _("{name}: {card} → column {column}").format(
+                name="{0}", card=label, column=event["column"])
+            return Mark("column", seat, event["column"]), Phrase(text, who)
         if event.get("crowned"):
-            return Mark("paquets", seat, 0), Phrase("{0} crowned a pile with ", who) + label
-        return Mark("pile", seat, event["pile"]), Phrase("{0} played ", who) + label
+            text = _("{name} crowned a pile with {card}").format(name="{0}", card=label)
+            return Mark("paquets", seat, 0), Phrase(text, who)
+        text = _("{name} played {card}").format(name="{0}", card=label)
+        return Mark("pile", seat, event["pile"]), Phrase(text, who)
     return None, Phrase("")

@@ -18,8 +18,10 @@ from engines.granat import (
     GranatView,
     MoveKind,
     board_geometry,
+    description_why,
     parse_notation,
 )
+from i18n import N_, _
 from renderers.common import (
     HIGHLIGHT,
     INK,
@@ -373,7 +375,7 @@ def _draw_garnet_badge(canvas: Canvas, view: GranatView) -> None:
     if status not in ("protecting", "must_leave"):
         return
     x, y = cell_centre(_geometry()["garnet_cell"])
-    text = "PROTECTS" if status == "protecting" else "MUST LEAVE"
+    text = _("PROTECTS") if status == "protecting" else _("MUST LEAVE")
     width = canvas.text_width(text, SMALL_TEXT, bold=True) + 1.4 * SMALL_TEXT
     draw_pill(canvas, (x + PAWN_RADIUS + 10 + width, y - PAWN_RADIUS - 8), text, SMALL_TEXT,
               GARNET, WHITE)
@@ -394,10 +396,10 @@ def _draw_header(
     headline: Phrase
     if result is None:
         swatch = current if current in (0, 1) else None
-        headline = (Phrase("{0} to play", (player_name(names, swatch),)) if swatch is not None
-                    else Phrase("Waiting…"))
+        headline = (Phrase(_("{0} to play"), (player_name(names, swatch),))
+                    if swatch is not None else Phrase(_("Waiting…")))
         if view.get("capture_due"):
-            headline += " — must capture"
+            headline += " — " + _("must capture")
     else:
         winners = list(result.get("winners") or [])
         swatch = winners[0] if len(winners) == 1 else None
@@ -445,13 +447,13 @@ def _result_headline(result: ResultDict, names: Sequence[str] | None) -> Phrase:
     winners = list(result.get("winners") or [])
     reason = Result.from_dict(result).reason
     if len(winners) != 1:
-        return Phrase("Draw")
+        return Phrase(_("Draw"))
     winner = (player_name(names, winners[0]),)
-    return Phrase({
-        EndReason.CAPTURED_ALL: "{0} wins — every pawn taken",
-        EndReason.NO_MOVES: "{0} wins — no move left",
-        EndReason.RESIGNED: "{0} wins — resignation",
-    }.get(reason, "{0} wins!"), winner)
+    return Phrase(_({
+        EndReason.CAPTURED_ALL: N_("{0} wins — every pawn taken"),
+        EndReason.NO_MOVES: N_("{0} wins — no move left"),
+        EndReason.RESIGNED: N_("{0} wins — resignation"),
+    }.get(reason, N_("{0} wins!"))), winner)
 
 
 def _footer_notes(view: GranatView) -> list[str]:
@@ -461,22 +463,33 @@ def _footer_notes(view: GranatView) -> list[str]:
         return notes
     garnet = view["garnet_cell"]
     occupant = garnet["occupant"]
-    side = "Red" if occupant and occupant["seat"] == 0 else "Blue"
+    red = bool(occupant and occupant["seat"] == 0)
     if garnet["status"] == "protecting":
-        notes.append(f"{side}'s garnet pawn on e8 protects all {side} pawns this move")
+        notes.append(_("Red's garnet pawn on e8 protects all Red pawns this move") if red
+                     else _("Blue's garnet pawn on e8 protects all Blue pawns this move"))
     elif garnet["status"] == "must_leave":
-        notes.append(f"{side}'s garnet pawn must leave e8 now")
+        notes.append(_("Red's garnet pawn must leave e8 now") if red
+                     else _("Blue's garnet pawn must leave e8 now"))
     elif garnet["status"] == "neutral":
-        notes.append("A neutral pawn on e8: yellow lines count as black")
-    stopping = [info["name"] for info in view["players"] if info["may_stop_early"]]
+        notes.append(_("A neutral pawn on e8: yellow lines count as black"))
+    stopping = tuple(info["seat"] for info in view["players"] if info["may_stop_early"])
     if stopping:
         # One note for both sides, so that the notes never need more lines than there are.
-        who = " and ".join(stopping)
-        have = "have" if len(stopping) > 1 else "has"
-        notes.append(f"{who} {have} lost both garnet pawns and may stop: /resign")
+        if len(stopping) > 1:
+            notes.append(_("Red and Blue have lost both garnet pawns and may stop: /resign"))
+        elif stopping[0] == 0:
+            notes.append(_("Red has lost both garnet pawns and may stop: /resign"))
+        else:
+            notes.append(_("Blue has lost both garnet pawns and may stop: /resign"))
     if must_capture(view):
-        notes.append("Green rings: the pawns that must capture")
+        notes.append(_("Green rings: the pawns that must capture"))
     return notes
+
+
+def _said(words: str) -> str:
+    """A move's description (the engine's English) in the current language."""
+    why = description_why(words)
+    return _(why.template).format(**why.params) if why.params else _(why.template)
 
 
 def _draw_footer(
@@ -486,23 +499,25 @@ def _draw_footer(
 
     The notes are never cut: they are placed first, and the move gets the lines left.
     """
-    x0, y0, x1, _ = FOOTER
+    x0, y0, x1, _bottom = FOOTER
     room = x1 - x0 - 48
     notes = _footer_notes(view)
     if not notes and not preview:
-        notes = ["◆ garnet pawn · yellow lines: chain captures · e8: garnet cell"]
+        notes = [_("◆ garnet pawn · yellow lines: chain captures · e8: garnet cell")]
     note_lines = [line for note in notes for line in canvas.wrap(note, 21, room, 2, bold=True)]
     note_lines = note_lines[:FOOTER_LINES - 1]
     first_lines = FOOTER_LINES - len(note_lines)
     lines: list[tuple[str, Colour, float]] = []
     if preview and marked:
         pill = draw_pill(canvas, (x1 - 20, y0 + 14 + FOOTER_LINE / 2),
-                         "PREVIEW — not played yet", SMALL_TEXT, HIGHLIGHT)
+                         _("PREVIEW — not played yet"), SMALL_TEXT, HIGHLIGHT)
         lines.append((canvas.fit(marked.text, 24, pill[0] - 40, bold=True), WHITE, 24))
     elif marked:
         description = view.get("last_move_description") if marked.text == view.get(
             "last_move") else None
-        line = f"Last: {marked.text}" + (f" — {description}" if description else "")
+        line = (_("Last: {move} — {words}").format(
+            move=marked.text, words=_said(description)) if description
+                else _("Last: {move}").format(move=marked.text))
         lines += [(text, WHITE, 22) for text in canvas.wrap(line, 22, room, first_lines,
                                                               bold=True)]
     else:

@@ -10,6 +10,7 @@ from PIL import Image
 from engines.base import IllegalMove
 from engines.graps import GRAPS, GRID, LAND_ROWS, SIZE, GrapsPawnView, GrapsView
 from engines.grid import Cell
+from i18n import N_, _, ngettext
 from renderers.common import (
     BOARD,
     CELL,
@@ -54,14 +55,19 @@ LEGAL_MARK = "#2e8b57"
 LEGAL_RADIUS = 10.0
 """Half the legal-cell diamond's width: 20 px wide, still readable on a phone."""
 COORDINATE_SIZE = 21
-FACE_WORDS = {"grape": "GRAPE", "blank": "BLANK"}
+FACE_WORDS = {"grape": N_("GRAPE"), "blank": N_("BLANK")}
+"""The face rolled, under the die (translated where drawn)."""
+PLACE_FACE = {"grape": N_("{0}: place a grape"), "blank": N_("{0}: place a blank")}
+"""The headline while a face waits to be placed ({0}: the player)."""
 END_REASONS = {
-    "land_reached": ("land reached!", "{w}'s vine reached {l}'s land"),
-    "closest": ("closest vine", "Stocks empty: {w}'s vine is closer"),
-    "blockade": ("blockade", "{l} left {w} no cell at all"),
-    "draw": ("", "Stocks empty, vines as close: draw"),
+    "land_reached": (N_("{0} wins — land reached!"), N_("{0}'s vine reached {1}'s land")),
+    "closest": (N_("{0} wins — closest vine"), N_("Stocks empty: {0}'s vine is closer")),
+    "blockade": (N_("{0} wins — blockade"), N_("{1} left {0} no cell at all")),
+    "draw": ("", N_("Stocks empty, vines as close: draw")),
 }
-"""Per end reason: the headline's ending, and the longer sentence under the board."""
+"""Per end reason: the headline ({0}: the winner), and the longer sentence under the board
+({0}: the winner, {1}: the other player); all translated where drawn."""
+LAST_PLACED = {"grape": N_("Last: grape on {cell}"), "blank": N_("Last: blank on {cell}")}
 
 
 def render_graps(
@@ -154,17 +160,19 @@ def _draw_header(canvas: Canvas, view: GrapsView, names: Sequence[str] | None) -
     face = view.get("face")
     if result is None and seat is not None and face:
         opening = view.get("phase") == "setup"
-        what = "an opening grape" if opening else f"a {face}"
-        headline = Phrase("{0}: place " + what, (player_name(names, seat),))
+        template = (_("{0}: place an opening grape") if opening
+                    else _(PLACE_FACE.get(face, PLACE_FACE["blank"])))
+        headline = Phrase(template, (player_name(names, seat),))
     elif result is not None:
         winners = result.get("winners") or []
         reason = END_REASONS.get(result.get("reason", ""))
-        if len(winners) == 1 and reason:
-            headline = Phrase("{0} wins — " + reason[0], (player_name(names, winners[0]),))
+        if len(winners) == 1 and reason and reason[0]:
+            headline = Phrase(_(reason[0]), (player_name(names, winners[0]),))
     elif current is not None and current < 0:
-        headline = Phrase("Rolling the die…")
+        headline = Phrase(_("Rolling the die…"))
     stocks = list(view.get("stocks") or [0, 0])
-    chips = [StatusChip(seat=s, name=player_name(names, s), detail=f"{stocks[s]} in stock",
+    chips = [StatusChip(seat=s, name=player_name(names, s),
+                        detail=_("{n} in stock").format(n=stocks[s]),
                         active=result is None and current == s)
              for s in (0, 1)]
     draw_status_bar(canvas, HEADER, headline, seat, chips, marks=initials(names, 2))
@@ -185,21 +193,21 @@ def _draw_info(
         canvas.rect(die, WHITE, INK, 3, radius=14)
         centre = ((die[0] + die[2]) / 2, (die[1] + die[3]) / 2)
         _draw_piece(canvas, centre, mover, face, scale=1.45)
-        rolled = "Opening grape" if view.get("phase") == "setup" else "Rolled"
+        rolled = _("Opening grape") if view.get("phase") == "setup" else _("Rolled")
+        word = _(FACE_WORDS[face]) if face in FACE_WORDS else face.upper()
         canvas.text((die[2] + 18, mid - 16), rolled, 22, MUTED, bold=True, anchor="lm")
-        canvas.text((die[2] + 18, mid + 16), FACE_WORDS.get(face, face.upper()), 32, TEXT,
-                    bold=True, anchor="lm")
+        canvas.text((die[2] + 18, mid + 16), word, 32, TEXT, bold=True, anchor="lm")
     elif result is not None:
         winners = list(result.get("winners") or [])
         winner = winners[0] if len(winners) == 1 else 0
-        template = END_REASONS.get(result.get("reason", ""), ("", "Game over"))[1]
-        sentence = Phrase(template.format(w="{0}", l="{1}"),
+        template = END_REASONS.get(result.get("reason", ""), ("", N_("Game over")))[1]
+        sentence = Phrase(_(template),
                           (player_name(names, winner), player_name(names, 1 - winner)))
         canvas.text((x0 + 24, mid), canvas.fit_phrase(sentence, 30, x1 - x0 - 48, bold=True),
                     30, WIN, bold=True, anchor="lm")
         return
     if preview:
-        draw_pill(canvas, (x1 - 22, mid), "PREVIEW — not played yet", 22, HIGHLIGHT)
+        draw_pill(canvas, (x1 - 22, mid), _("PREVIEW — not played yet"), 22, HIGHLIGHT)
         return
     _draw_removed_legend(canvas, view, names, (x0 + 330, y0, x1 - 22, y1))
 
@@ -215,16 +223,20 @@ def _draw_removed_legend(
     if not pruned and not cut:
         last = view.get("last_placement")
         if last:
-            text = f"Last: {last['face']} on {last['cell']}"
+            template = LAST_PLACED.get(last["face"], LAST_PLACED["blank"])
+            text = _(template).format(cell=last["cell"])
             canvas.text((x1, mid), text, 24, MUTED, bold=True, anchor="rm")
         return
     owner = int(removed.get("owner") or 0)
     parts = []
     if pruned:
-        parts.append(f"{len(pruned)} pruned")
+        parts.append(ngettext("{n} pruned", "{n} pruned", len(pruned)).format(n=len(pruned)))
     if cut:
-        parts.append(f"{len(cut)} cut off")
-    phrase = Phrase("{0}'s vine: ", (player_name(names, owner),)) + ", ".join(parts)
+        parts.append(ngettext("{n} cut off", "{n} cut off", len(cut)).format(n=len(cut)))
+    # The counts go in as plain text: only the owner's name may shrink to fit.
+    template = _("{0}'s vine: {removed}").replace(
+        "{removed}", ", ".join(parts).replace("{", "{{").replace("}", "}}"))
+    phrase = Phrase(template, (player_name(names, owner),))
     text = canvas.fit_phrase(phrase, 24, x1 - x0 - 50, bold=True)
     width = canvas.text_width(text, 24, bold=True)
     _draw_ghost(canvas, (x1 - width - 26, mid), owner, 15)

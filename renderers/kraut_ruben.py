@@ -17,6 +17,7 @@ from functools import lru_cache
 from PIL import Image
 
 from engines.kraut_ruben import KRAUT_RUBEN, KrautRubenGardenView, KrautRubenView
+from i18n import N_, Language, _, current_language, ngettext
 from renderers.common import (
     HIGHLIGHT,
     INK,
@@ -41,7 +42,6 @@ from renderers.common import (
     inset,
     label_size,
     player_name,
-    plural,
     recording,
     reference_palette,
     result_headline,
@@ -52,7 +52,7 @@ WIDTH = 800
 HEADER_H = 128.0
 STRIP_TOP, STRIP_H = 140.0, 96.0
 DRAWN_W = 260.0
-"""The drawn-tile box: wide enough for "dandelion" beside the tile."""
+"""The drawn-tile box: wide enough for "dandelion" (and "pissenlit") beside the tile."""
 BAG_TOP, BAG_H = STRIP_TOP + STRIP_H + 10, 56.0
 """The bag's row: eight kinds, each with a count of up to two digits."""
 GARDENS_TOP = BAG_TOP + BAG_H + 14
@@ -78,13 +78,38 @@ SOIL_LINE = "#8a6a4c"
 CARD = "#f3ead5"
 FINISHED = "#c9a227"
 
-LETTERS = {
-    "tomato": "T", "asparagus": "A", "carrot": "C", "lettuce": "L",
-    "clover": "K", "dandelion": "D", "snail": "S", "mole": "M",
+LETTERS: dict[Language, dict[str, str]] = {
+    Language.EN: {
+        "tomato": "T", "asparagus": "A", "carrot": "C", "lettuce": "L",
+        "clover": "K", "dandelion": "D", "snail": "S", "mole": "M",
+    },
+    Language.FR: {
+        "tomato": "T", "asparagus": "A", "carrot": "C", "lettuce": "S",
+        "clover": "R", "dandelion": "P", "snail": "E", "mole": "M",
+    },
 }
-"""One letter per tile (K for clover, German Klee: C is the carrot), drawn on every tile."""
+"""One letter per tile and language, drawn on every tile and explained by the legend.
+English: K for clover (German Klee: C is the carrot); French: Tomate, Asperge, Carotte,
+Salade, tRèfle, Pissenlit, Escargot, and M for the mole (T is the tomato's)."""
+
+TILE_NAMES = {
+    "tomato": N_("tomato"), "asparagus": N_("asparagus"), "carrot": N_("carrot"),
+    "lettuce": N_("lettuce"), "clover": N_("clover"), "dandelion": N_("dandelion"),
+    "snail": N_("snail"), "mole": N_("mole"),
+}
+"""Each tile's name, translated where it is drawn."""
 
 TILE_ORDER = ("tomato", "asparagus", "carrot", "lettuce", "clover", "dandelion", "snail", "mole")
+
+
+def letter(tile: str) -> str:
+    """The letter drawn on `tile` in the current language ("?" for an unknown tile)."""
+    return LETTERS.get(current_language(), LETTERS[Language.EN]).get(tile, "?")
+
+
+def tile_name(tile: str) -> str:
+    """`tile`'s name in the current language."""
+    return _(TILE_NAMES[tile]) if tile in TILE_NAMES else tile
 
 
 def height_for(gardens: int) -> int:
@@ -116,10 +141,10 @@ def render_kraut_ruben(
     legend_top = GARDENS_TOP + math.ceil(len(gardens) / 2) * (PANEL_H + GAP)
     _draw_legend(canvas, legend_top)
     game_no = view.get("game_number", 1)
-    left = "Kraut & Rüben" + (f" · game {game_no} of {view['match_games']}"
-                              if view.get("match_games", 1) > 1 else "")
+    left = "Kraut & Rüben" + (" · " + _("game {number} of {games}").format(
+        number=game_no, games=view["match_games"]) if view.get("match_games", 1) > 1 else "")
     draw_footer(canvas, (0, height - FOOTER_H, WIDTH, height), left,
-                f"Last move: {highlight}" if highlight else "",
+                _("Last move: {move}").format(move=highlight) if highlight else "",
                 right_colour=WHITE)
     return canvas.to_png(_palette)
 
@@ -175,14 +200,18 @@ def _draw_header(
     result = view.get("result")
     if result and (scores := result["scores"]) and len(result["winners"]) == 1:
         winner = result["winners"][0]
-        points = plural(scores[winner], "point")
-        headline = Phrase("{0} wins with " + points + "!", (player_name(names, winner),))
+        points = scores[winner]
+        template = ngettext("{name} wins with {n} point!", "{name} wins with {n} points!",
+                            int(abs(points)))
+        headline = Phrase(template.format(name="{0}", n=f"{points:g}"),
+                          (player_name(names, winner),))
     chips = []
     for player in view["players"]:
         s = player["seat"]
         owned = player.get("gardens") or []
         # With many seats the chips are narrow: the gardens name their owners anyway.
-        detail = " ".join(f"G{g}" for g in owned) if len(view["players"]) <= 3 else ""
+        detail = " ".join(_("G{garden}").format(garden=g) for g in owned) \
+            if len(view["players"]) <= 3 else ""
         if player.get("finished"):
             detail = f"{detail} ✓".strip()
         chips.append(StatusChip(s, player_name(names, s), detail, active=s == turn))
@@ -197,20 +226,24 @@ def _draw_strip(canvas: Canvas, view: KrautRubenView, marks: Sequence[str]) -> N
     canvas.rect(drawn_box, PANEL, HIGHLIGHT if drawn else PANEL_RAISED, 3, radius=14)
     icon_box = (drawn_box[0] + 10, top + 10, drawn_box[0] + 10 + STRIP_H - 20, bottom - 10)
     text_x = icon_box[2] + 12
-    canvas.text((text_x, top + 30), "Drawn", TEXT_SIZE, MUTED, bold=True, anchor="lm")
+    room = drawn_box[2] - 10 - text_x
+    canvas.text((text_x, top + 30), canvas.fit(_("Drawn"), TEXT_SIZE, room, bold=True),
+                TEXT_SIZE, MUTED, bold=True, anchor="lm")
     if drawn:
         canvas.rect(icon_box, CARD, radius=10)
         _paste_tile(canvas, icon_box, drawn)
-        canvas.text((text_x, top + 62), canvas.fit(drawn, 24, drawn_box[2] - 10 - text_x,
-                                                   bold=True), 24, TEXT, bold=True, anchor="lm")
+        canvas.text((text_x, top + 62), canvas.fit(tile_name(drawn), 24, room, bold=True), 24,
+                    TEXT, bold=True, anchor="lm")
     else:
         canvas.rect(icon_box, PANEL_RAISED, radius=10)
-        canvas.text((text_x, top + 62), "nothing", 22, MUTED, anchor="lm")
+        canvas.text((text_x, top + 62), canvas.fit(_("nothing"), 22, room), 22, MUTED,
+                    anchor="lm")
     # Moles still in hand: one token per seat with its player's initials, crossed out once
     # played.
     mole_box = (drawn_box[2] + 12, top, WIDTH - MARGIN, bottom)
     canvas.rect(mole_box, PANEL, radius=14)
-    canvas.text((mole_box[0] + 16, top + 24), "Moles in hand", 22, TEXT, bold=True, anchor="lm")
+    canvas.text((mole_box[0] + 16, top + 24), _("Moles in hand"), 22, TEXT, bold=True,
+                anchor="lm")
     players = view["players"]
     step = min(2 * MOLE_RADIUS + 10, (mole_box[2] - mole_box[0] - 32) / max(len(players), 1))
     for player in players:
@@ -233,9 +266,10 @@ def _draw_bag(canvas: Canvas, view: KrautRubenView) -> None:
     box = (MARGIN, BAG_TOP, WIDTH - MARGIN, BAG_TOP + BAG_H)
     mid = BAG_TOP + BAG_H / 2
     canvas.rect(box, PANEL, radius=14)
-    title = f"Bag: {plural(bag['count'], 'tile')}"
+    title = ngettext("Bag: {n} tile", "Bag: {n} tiles", bag["count"]).format(n=bag["count"])
     canvas.text((box[0] + 16, mid), title, 22, TEXT, bold=True, anchor="lm")
-    left = box[0] + 16 + canvas.text_width("Bag: 88 tiles", 22, bold=True) + 12
+    widest = ngettext("Bag: {n} tile", "Bag: {n} tiles", 88).format(n=88)
+    left = box[0] + 16 + canvas.text_width(widest, 22, bold=True) + 12
     kinds = [t for t in TILE_ORDER if t in bag["tiles"]]
     # Each kind's slot has room for its tile and a two-digit count (16 tomatoes at most).
     slot = min(84.0, (box[2] - 12 - left) / max(len(kinds), 1))
@@ -260,19 +294,20 @@ def _draw_garden(
     target: tuple[int, str | None] | None,
     score: int | None,
 ) -> None:
-    x0, y0, x1, _ = box
+    x0, y0, x1, _bottom = box
     number, owner = garden["number"], garden.get("owner")
     finished = owner is not None and garden.get("full")
     canvas.rect(box, GRASS, FINISHED if finished else GRASS_DARK, 4 if finished else 2,
                 radius=16)
     head = (x0, y0, x1, y0 + PANEL_HEAD)
     head_y = (head[1] + head[3]) / 2
-    title = f"Garden {number}"
+    title = _("Garden {garden}").format(garden=number)
     canvas.text((x0 + 14, head_y), title, 24, WHITE, bold=True,
                 anchor="lm", stroke=GRASS_DARK, stroke_width=2)
     right = x1 - 10
     if score is not None:
-        pill = draw_pill(canvas, (right, head_y), plural(score, "pt"), TEXT_SIZE, WIN, INK)
+        points = ngettext("{n} pt", "{n} pts", abs(score)).format(n=score)
+        pill = draw_pill(canvas, (right, head_y), points, TEXT_SIZE, WIN, INK)
         right = pill[0] - 6
     if owner is not None:
         # The owner's name on their colour; the pill's padding is 0.7 of the text size.
@@ -281,7 +316,7 @@ def _draw_garden(
         name = canvas.fit(player_name(names, owner), TEXT_SIZE, room, bold=True)
         draw_pill(canvas, (right, head_y), name, TEXT_SIZE, colour.fill, colour.ink)
     else:
-        canvas.text((right - 4, head_y), "no owner", TEXT_SIZE, "#d7e6c8", anchor="rm")
+        canvas.text((right - 4, head_y), _("no owner"), TEXT_SIZE, "#d7e6c8", anchor="rm")
     rows = view.get("rows") or ["A", "B", "C"]
     for r, row in enumerate(garden["grid"]):
         for c, stack in enumerate(row):
@@ -309,15 +344,16 @@ def _draw_garden_foot(
     """
     x, y = start
     if finished:
-        first = "FINISHED"
+        first = _("FINISHED")
     elif garden.get("full"):
-        first = "full"
+        first = _("full")
     elif garden.get("last_bed_reserved"):
-        first = "last bed: owner only"
+        first = _("last bed: owner only")
     else:
-        first = plural(garden.get("empty_beds", 0), "empty bed")
+        empty = garden.get("empty_beds", 0)
+        first = ngettext("{n} empty bed", "{n} empty beds", empty).format(n=empty)
     if garden.get("closed") and not finished and not garden.get("full"):
-        first += " · closed"
+        first = _("{status} · closed").format(status=first)
     canvas.text((x, y), first, TEXT_SIZE, WHITE, anchor="lm")
     x += canvas.text_width(first, TEXT_SIZE)
     for tile, count in (("snail", garden.get("snails", 0)), ("mole", garden.get("moles", 0))):
@@ -339,7 +375,7 @@ def _paste_bed(canvas: Canvas, box: Box, name: str, stack: tuple[str, ...]) -> N
     """
     x, y = round(box[0]), round(box[1])
     picture, drawn = _bed_picture(name if not stack else "", stack,
-                                  (box[2] - box[0], box[3] - box[1]))
+                                  (box[2] - box[0], box[3] - box[1]), current_language())
     canvas.image.paste(picture, (x, y))
     for item in drawn:  # what the size check would have seen drawn in place
         bx0, by0, bx1, by1 = item.box
@@ -348,9 +384,10 @@ def _paste_bed(canvas: Canvas, box: Box, name: str, stack: tuple[str, ...]) -> N
 
 @lru_cache(maxsize=256)
 def _bed_picture(
-    name: str, stack: tuple[str, ...], size: tuple[float, float]
+    name: str, stack: tuple[str, ...], size: tuple[float, float], language: Language
 ) -> tuple[Image.Image, tuple[Drawn, ...]]:
-    """A bed (`name` shows only when it is empty) on grass, and what was drawn on it."""
+    """A bed (`name` shows only when it is empty) on grass, and what was drawn on it (its
+    tiles' letters are `language`'s, the current one)."""
     tile = Canvas(math.ceil(size[0]) + 2, math.ceil(size[1]) + 2, GRASS, scale=1)
     with recording() as drawn:
         _draw_bed(tile, (0, 0, *size), name, stack)
@@ -365,19 +402,19 @@ def _draw_bed(canvas: Canvas, box: Box, name: str, stack: Sequence[str]) -> None
     canvas.rect(box, CARD, "#b9a57f", 2, radius=8)
     top = stack[-1]
     _paste_tile(canvas, inset(box, 4), top)
-    letter = LETTERS.get(top, "?")
+    mark = letter(top)
     if len(stack) > 1:  # the tile under the snail or mole, in a corner chip
         under = stack[-2]
-        letter = f"{letter}/{LETTERS.get(under, '?')}"
+        mark = f"{mark}/{letter(under)}"
         size = (box[2] - box[0]) * 0.42
         chip = (box[2] - size - 2, box[3] - size - 2, box[2] - 2, box[3] - 2)
         canvas.marker("covered tile", chip)
         canvas.rect(chip, WHITE, INK, 2, radius=6)
         _paste_tile(canvas, inset(chip, 2), under)
-    width = 26.0 if len(letter) == 1 else 46.0  # fixed: measuring text is slow
+    width = 26.0 if len(mark) == 1 else 46.0  # fixed: measuring text is slow
     tag = (box[0] + 2, box[1] + 2, box[0] + 2 + width, box[1] + 28)
     canvas.rect(tag, INK, radius=6)
-    canvas.text(box_centre(tag), letter, TEXT_SIZE, WHITE, bold=True, anchor="mm")
+    canvas.text(box_centre(tag), mark, TEXT_SIZE, WHITE, bold=True, anchor="mm")
 
 
 def _draw_legend(canvas: Canvas, top: float) -> None:
@@ -390,8 +427,8 @@ def _draw_legend(canvas: Canvas, top: float) -> None:
         mini = (x, y, x + 32, y + 32)
         canvas.rect(mini, CARD, radius=6)
         _paste_tile(canvas, mini, tile)
-        canvas.text((x + 40, y + 16), f"{LETTERS[tile]} {tile}", TEXT_SIZE, TEXT, bold=True,
-                    anchor="lm")
+        canvas.text((x + 40, y + 16), f"{letter(tile)} {tile_name(tile)}", TEXT_SIZE, TEXT,
+                    bold=True, anchor="lm")
 
 
 # -- tile icons ------------------------------------------------------------------------------

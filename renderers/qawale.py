@@ -12,6 +12,7 @@ from PIL import Image
 from engines.base import IllegalMove
 from engines.grid import Cell
 from engines.qawale import GRID, QAWALE, QawaleMove, QawaleView, parse_notation, path_cells
+from i18n import _, ngettext
 from renderers.common import (
     BOARD,
     CELL,
@@ -178,15 +179,17 @@ def _draw_header(
     if result is not None:
         winners = result.get("winners") or []
         if len(winners) == 1:
-            headline = Phrase("{0} wins — four in a row!", (player_name(names, winners[0]),))
+            headline = Phrase(_("{0} wins — four in a row!"),
+                              (player_name(names, winners[0]),))
         elif view.get("winning_lines"):
-            headline = Phrase("Draw — both colours made a line")
+            headline = Phrase(_("Draw — both colours made a line"))
         else:
-            headline = Phrase("Draw — all pebbles played, no line")
+            headline = Phrase(_("Draw — all pebbles played, no line"))
     stocks = list(view.get("stocks") or [0, 0])
     chips = [
         StatusChip(seat=s, name=player_name(names, s),
-                   detail=f"{stocks[s]} left" if s < len(stocks) else "",
+                   detail=(ngettext("{n} left", "{n} left", stocks[s]).format(n=stocks[s])
+                           if s < len(stocks) else ""),
                    active=result is None and current == s)
         for s in (0, 1)
     ]
@@ -197,7 +200,7 @@ def _draw_header(
 def _draw_footer(canvas: Canvas, sowing: Sowing | None, preview: bool) -> None:
     mid = (FOOTER[1] + FOOTER[3]) / 2
     if sowing and preview:
-        pill = draw_pill(canvas, (FOOTER[2] - 20, mid), "PREVIEW — not played yet", 23,
+        pill = draw_pill(canvas, (FOOTER[2] - 20, mid), _("PREVIEW — not played yet"), 23,
                          HIGHLIGHT)
         hand = sowing.hand[len(sowing.cells):]
         if not hand:
@@ -205,8 +208,9 @@ def _draw_footer(canvas: Canvas, sowing: Sowing | None, preview: bool) -> None:
             return
         # What is still to sow, in order, so a partial move shows where it is going.
         x = FOOTER[0] + 24
-        canvas.text((x, mid), "Next:", 22, MUTED, bold=True, anchor="lm")
-        x += canvas.text_width("Next:", 22, bold=True) + 10
+        following = _("Next:")
+        canvas.text((x, mid), following, 22, MUTED, bold=True, anchor="lm")
+        x += canvas.text_width(following, 22, bold=True) + 10
         # Too small for initials: the colours (which differ in lightness) tell them apart.
         pitch = 2 * NEXT_RADIUS + 4
         room = int((pill[0] - 16 - x) // pitch)
@@ -214,7 +218,8 @@ def _draw_footer(canvas: Canvas, sowing: Sowing | None, preview: bool) -> None:
             draw_piece(canvas, (x + NEXT_RADIUS, mid), NEXT_RADIUS, pebble_colour(pebble))
             x += pitch
     elif sowing:
-        draw_footer(canvas, FOOTER, "Qawale", f"Last move: {sowing.move}", right_colour=WHITE)
+        draw_footer(canvas, FOOTER, "Qawale", _("Last move: {move}").format(move=sowing.move),
+                    right_colour=WHITE)
     else:
         draw_footer(canvas, FOOTER, "Qawale")
 

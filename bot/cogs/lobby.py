@@ -14,8 +14,10 @@ from bot.cogs.options import engine_options, game_options_command
 from bot.components import ShareButton
 from bot.guide import games_embed, rules_embed
 from bot.replies import Interaction
+from i18n import N_
 
-CLOCK_HELP = "Time per move; when it runs out the others may claim the win (default Daily)"
+CLOCK_HELP = N_("Time per move; when it runs out the others may claim the win (default Daily)")
+WHICH_GAME = N_("Which game")
 
 
 def share_view(what: str, game: str = "") -> discord.ui.View:
@@ -31,14 +33,14 @@ class Lobby(commands.Cog):
     def __init__(self, challenges: ChallengeService) -> None:
         self.challenges = challenges
 
-    @app_commands.command(name="games", description="The games you can play here")
+    @app_commands.command(name="games", description=N_("The games you can play here"))
     async def games(self, interaction: Interaction) -> None:
         """List the games privately, with a Share button that posts the list in the channel."""
         await interaction.response.send_message(embed=games_embed(), view=share_view("games"),
                                                 ephemeral=True)
 
-    @app_commands.command(name="rules", description="A summary of a game's rules")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="rules", description=N_("A summary of a game's rules"))
+    @app_commands.describe(game=WHICH_GAME)
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:
         """Show one game's rules privately, with a Share button that posts them in the channel."""
@@ -63,13 +65,13 @@ class Lobby(commands.Cog):
                                    level=level, clock=clock)
 
     challenge = game_options_command(
-        "challenge", "Challenge a member to a game", _challenge,
-        game="Which game",
-        opponent="Who you challenge",
-        opponent2="A second opponent (games of more than two players)",
-        opponent3="A third opponent",
-        opponent4="A fourth opponent",
-        level="When you challenge me (the bot): the AI's level (default Medium)",
+        "challenge", N_("Challenge a member to a game"), _challenge,
+        game=WHICH_GAME,
+        opponent=N_("Who you challenge"),
+        opponent2=N_("A second opponent (games of more than two players)"),
+        opponent3=N_("A third opponent"),
+        opponent4=N_("A fourth opponent"),
+        level=N_("When you challenge me (the bot): the AI's level (default Medium)"),
         clock=CLOCK_HELP,
     )
 
@@ -79,5 +81,5 @@ class Lobby(commands.Cog):
         await self.challenges.open_lobby(interaction, game, engine_options(game, options),
                                          clock=clock)
 
-    lobby = game_options_command("lobby", "Open a table anyone can join", _lobby,
-                                 game="Which game", clock=CLOCK_HELP)
+    lobby = game_options_command("lobby", N_("Open a table anyone can join"), _lobby,
+                                 game=WHICH_GAME, clock=CLOCK_HELP)

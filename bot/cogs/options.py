@@ -21,9 +21,15 @@ from bot.games import GAME_UIS
 from bot.games.base import option_value_text
 from engines import GAMES
 from engines.base import OptionSpec
+from i18n import N_
 
 DESCRIPTION_LIMIT = 100
 """Discord's limit on a parameter's description."""
+
+OPTION_HELP = N_("{game}: {option} (default {value})")
+"""A game option's parameter description. Its `locale_str` (`CommandOption.help`) carries
+this template and the untranslated values in its extras (`template`, `params`), so a
+translator can translate each part and put them together in the member's language."""
 
 Callback = Callable[..., Coroutine[Any, Any, None]]
 """A command callback (its game options arrive as keyword arguments)."""
@@ -38,7 +44,16 @@ class CommandOption:
     """Game id → the engine option this parameter sets in that game."""
     annotation: Any
     description: str
+    """In English, as the default; `params` lets a translator write it in another language."""
     choices: list[app_commands.Choice[Any]] | None
+    params: dict[str, str]
+    """The untranslated values of `OPTION_HELP` (game, option, value)."""
+
+    @property
+    def help(self) -> app_commands.locale_str:
+        """The description with its template and values, for the translator."""
+        return app_commands.locale_str(self.description, template=OPTION_HELP,
+                                       params=self.params)
 
 
 def _choices(spec: OptionSpec) -> list[app_commands.Choice[Any]] | None:
@@ -49,6 +64,11 @@ def _choices(spec: OptionSpec) -> list[app_commands.Choice[Any]] | None:
                 for v in spec.choices]
     return [app_commands.Choice(name=option_value_text(spec, v), value=str(v))
             for v in spec.choices]
+
+
+def clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """`text` cut with an ellipsis to Discord's limit on a description."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def command_options() -> list[CommandOption]:
@@ -65,10 +85,9 @@ def command_options() -> list[CommandOption]:
                 annotation = int | None
             else:
                 annotation = str | None
-            default = option_value_text(spec, spec.default)
-            description = f"{game.name}: {spec.label} (default {default})"
-            if len(description) > DESCRIPTION_LIMIT:
-                description = description[: DESCRIPTION_LIMIT - 1] + "…"
+            params = {"game": game.name, "option": spec.label,
+                      "value": option_value_text(spec, spec.default)}
+            description = clip(OPTION_HELP.format(**params))
             known = found.get(param)
             if known is not None:
                 if known.annotation != annotation or known.choices != choices:
@@ -77,7 +96,7 @@ def command_options() -> list[CommandOption]:
                 known.engine_names[game_id] = name
                 continue
             found[param] = CommandOption(param, {game_id: name}, annotation, description,
-                                         choices)
+                                         choices, params)
     return list(found.values())
 
 
@@ -111,7 +130,8 @@ def engine_options(game_id: str, chosen: Mapping[str, object]) -> dict[str, obje
 
 
 def game_options_command(
-    name: str, description: str, callback: Callback, **described: str
+    name: str, description: str, callback: Callback,
+    **described: str | app_commands.locale_str,
 ) -> app_commands.Command[Any, ..., None]:
     """A guild-only slash command whose callback (taking `**options`) gets one optional
     parameter per game option, with the engine's label, default and choices."""
@@ -121,7 +141,7 @@ def game_options_command(
                                annotation=o.annotation) for o in COMMAND_OPTIONS]
     # inspect.signature (which discord.py reads) honours __signature__.
     vars(callback)["__signature__"] = signature.replace(parameters=[*fixed, *extra])
-    descriptions = {**described, **{o.param: o.description for o in COMMAND_OPTIONS}}
+    descriptions = {**described, **{o.param: o.help for o in COMMAND_OPTIONS}}
     choices: dict[str, list[app_commands.Choice[Any]]] = {
         o.param: o.choices for o in COMMAND_OPTIONS if o.choices is not None}
     choices["game"] = GAME_CHOICES

@@ -11,13 +11,15 @@ from discord.ext import commands
 from bot.board import mention
 from bot.errors import GameOver, NoGameHere, Refusal
 from bot.games.common import played_text, require_player, resign_prompt
+from bot.replay import and_join
 from bot.replies import Interaction
 from bot.sessions import GameSession, SessionManager
+from i18n import N_, _, ngettext, use_language
 
 log = logging.getLogger(__name__)
 
-NO_GAME_HERE = ("No game is running in this channel. Each game has its own thread: "
-                "use the command there, or start one with `/challenge`.")
+NO_GAME_HERE = N_("No game is running in this channel. Each game has its own thread: "
+                  "use the command there, or start one with `/challenge`.")
 
 NOTATION_LIMIT = 100
 """The longest notation `/move` reads (the longest real move is far shorter)."""
@@ -32,11 +34,12 @@ class Play(commands.Cog):
     async def _session_here(self, interaction: Interaction) -> GameSession:
         session = await self.sessions.in_channel(interaction.channel_id or 0)
         if session is None:
-            raise NoGameHere(NO_GAME_HERE)
+            raise NoGameHere(_(NO_GAME_HERE))
         return session
 
-    @app_commands.command(name="move", description="Play a move by typing its notation")
-    @app_commands.describe(notation="The move, e.g. b2:NNE for Qawale (suggestions as you type)")
+    @app_commands.command(name="move", description=N_("Play a move by typing its notation"))
+    @app_commands.describe(notation=N_("The move, e.g. b2:NNE for Qawale (suggestions as you "
+                                       "type)"))
     @app_commands.guild_only()
     async def move(
         self, interaction: Interaction,
@@ -64,16 +67,17 @@ class Play(commands.Cog):
             return []
         return [app_commands.Choice(name=text[:100], value=text[:100]) for text in texts]
 
-    @app_commands.command(name="board", description="Show the current board again")
+    @app_commands.command(name="board", description=N_("Show the current board again"))
     @app_commands.guild_only()
     async def board(self, interaction: Interaction) -> None:
         """Re-post the board (with live controls) at the bottom of the thread."""
         session = await self._session_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         link = await session.repost()
-        await interaction.followup.send(f"Board posted: {link}", ephemeral=True)
+        await interaction.followup.send(_("Board posted: {link}").format(link=link),
+                                        ephemeral=True)
 
-    @app_commands.command(name="resign", description="Resign the game in this thread")
+    @app_commands.command(name="resign", description=N_("Resign the game in this thread"))
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction) -> None:
         """Ask for a confirmation, then resign."""
@@ -82,40 +86,49 @@ class Play(commands.Cog):
         text, view = resign_prompt(session)
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
-    @app_commands.command(name="abort", description="Cancel the game in this thread (no rating)")
+    @app_commands.command(name="abort",
+                          description=N_("Cancel the game in this thread (no rating)"))
     @app_commands.guild_only()
     async def abort(self, interaction: Interaction) -> None:
         """A moderator cancels the game at once; players cancel it when all of them ask."""
         session = await self._session_here(interaction)
         if session.is_over:
-            raise GameOver("This game is already over.")
+            raise GameOver(_("This game is already over."))
         user = interaction.user
         perms = interaction.permissions
         if perms.manage_messages or perms.manage_threads:
             await interaction.response.defer(ephemeral=True, thinking=True)
             await session.abort(by=user.mention)
-            await interaction.followup.send(f"{session.title} is aborted.", ephemeral=True)
+            await interaction.followup.send(_("{title} is aborted.").format(title=session.title),
+                                            ephemeral=True)
             return
         if session.record.seat_of(user.id) is None:
-            raise Refusal("Only a moderator (Manage Messages or Manage Threads) or the "
-                          "players themselves, all together, can abort a game.")
+            raise Refusal(_("Only a moderator (Manage Messages or Manage Threads) or the "
+                            "players themselves, all together, can abort a game."))
         voters = await session.abort_voters()
         if user.id in voters:
-            names = " and ".join(session.names[s] for s in session.abort_missing(voters))
-            raise Refusal(f"You already asked: still waiting for {names} to agree with "
-                          "`/abort` (they were told).")
+            missing = session.abort_missing(voters)
+            names = and_join([session.names[s] for s in missing])
+            raise Refusal(ngettext(
+                "You already asked: still waiting for {names} to agree with `/abort` (they "
+                "were told).",
+                "You already asked: still waiting for {names} to agree with `/abort` (they "
+                "were told).", len(missing)).format(names=names))
         last = not session.abort_missing(voters | {user.id})
         # Answer before writing: the last agreement privately (the abort notice is public).
         await interaction.response.defer(ephemeral=last, thinking=True)
         missing = await session.ask_to_abort(user.id)
+        with use_language(await session.public_language()):  # public: the server's language
+            request = abort_request_text(session, user.mention, missing, first=not voters)
+            everyone = _("all its players")
         if missing:
             # The players whose agreement is missing are pinged once, with the first request.
             await interaction.followup.send(
-                abort_request_text(session, user.mention, missing, first=not voters),
-                allowed_mentions=discord.AllowedMentions(users=not voters))
+                request, allowed_mentions=discord.AllowedMentions(users=not voters))
             return
-        await session.abort(by="all its players")
-        await interaction.followup.send(f"{session.title} is aborted.", ephemeral=True)
+        await session.abort(by=everyone)
+        await interaction.followup.send(_("{title} is aborted.").format(title=session.title),
+                                        ephemeral=True)
 
 
 def abort_request_text(session: GameSession, who: str, missing: list[int], *,
@@ -123,7 +136,10 @@ def abort_request_text(session: GameSession, who: str, missing: list[int], *,
     """The public request to abort: the first one names the players who must agree."""
     if first:
         asked = " ".join(mention(session, seat) for seat in missing)
-        return (f"🛑 {who} asks to abort **{session.title}**: it ends with no rating once every "
-                f"player agrees. {asked}, to agree, use `/abort` here.")
-    names = " and ".join(session.names[seat] for seat in missing)
-    return f"🛑 {who} agrees to abort **{session.title}**; still waiting for {names}."
+        return _("🛑 {who} asks to abort **{title}**: it ends with no rating once every player "
+                 "agrees. {asked}, to agree, use `/abort` here.").format(
+                     who=who, title=session.title, asked=asked)
+    names = and_join([session.names[seat] for seat in missing])
+    return _("🛑 {who} agrees to abort **{title}**; still waiting for {names}.").format(
+        who=who, title=session.title, names=names)
+

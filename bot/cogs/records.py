@@ -10,13 +10,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.choices import GAME_CHOICES
+from bot.languages import Languages
 from bot.records import CHOICE_TEXT_LIMIT, RecordsService
 from bot.replies import Interaction
+from i18n import N_, Language, current_language, use_language
 
 log = logging.getLogger(__name__)
 
-SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
-                 app_commands.Choice(name="All servers", value="global")]
+SCOPE_CHOICES = [app_commands.Choice(name=N_("This server"), value="server"),
+                 app_commands.Choice(name=N_("All servers"), value="global")]
+
+
+async def public_language(interaction: Interaction) -> Language:
+    """The language of an answer everyone in the channel reads: the server's (the member's
+    own when the bot keeps no languages, as in a bare test client)."""
+    languages = getattr(interaction.client, "languages", None)
+    if isinstance(languages, Languages):
+        return await languages.of_server(interaction.guild_id)
+    return current_language()
 
 
 class Records(commands.Cog):
@@ -25,34 +36,39 @@ class Records(commands.Cog):
     def __init__(self, records: RecordsService) -> None:
         self.records = records
 
-    @app_commands.command(name="leaderboard", description="The best players of a game")
-    @app_commands.describe(game="Which game", scope="This server (default) or all servers")
+    @app_commands.command(name="leaderboard", description=N_("The best players of a game"))
+    @app_commands.describe(game=N_("Which game"),
+                           scope=N_("This server (default) or all servers"))
     @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction, game: str, scope: str = "server") -> None:
-        """Show the top players with rating, games and wins, ten a page."""
-        embed, view = await self.records.leaderboard(game, scope, interaction.guild_id, 0)
+        """Show the top players with rating, games and wins, ten a page (in public: in the
+        server's language)."""
+        with use_language(await public_language(interaction)):
+            embed, view = await self.records.leaderboard(game, scope, interaction.guild_id, 0)
         await interaction.response.send_message(embed=embed, view=view)
 
-    @app_commands.command(name="stats", description="A member's ratings and results")
-    @app_commands.describe(member="Whose stats (default: yours)")
+    @app_commands.command(name="stats", description=N_("A member's ratings and results"))
+    @app_commands.describe(member=N_("Whose stats (default: yours)"))
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
         """Rating, games, wins, draws and streaks per game on this server."""
-        embed = await self.records.stats(member or interaction.user, interaction.guild_id)
+        with use_language(await public_language(interaction)):
+            embed = await self.records.stats(member or interaction.user, interaction.guild_id)
         await interaction.response.send_message(embed=embed,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="history", description="A member's latest games")
-    @app_commands.describe(member="Whose games (default: yours)")
+    @app_commands.command(name="history", description=N_("A member's latest games"))
+    @app_commands.describe(member=N_("Whose games (default: yours)"))
     @app_commands.guild_only()
     async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
         """The last games with opponents, result, date and game id (for `/replay`)."""
-        embed = await self.records.history(member or interaction.user, interaction.guild_id)
+        with use_language(await public_language(interaction)):
+            embed = await self.records.history(member or interaction.user, interaction.guild_id)
         await interaction.response.send_message(embed=embed)
 
-    @app_commands.command(name="replay", description="Watch a game again, as an animation")
-    @app_commands.describe(game="One of your games (type to search), or any game's id")
+    @app_commands.command(name="replay", description=N_("Watch a game again, as an animation"))
+    @app_commands.describe(game=N_("One of your games (type to search), or any game's id"))
     @app_commands.guild_only()
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[str, 1, CHOICE_TEXT_LIMIT]
@@ -60,7 +76,8 @@ class Records(commands.Cog):
         """Post the game's decisions as an animated GIF, with a button to step through them."""
         record = await self.records.find_replay(game, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(thinking=True)
-        replay = await self.records.replay(record)
+        with use_language(await public_language(interaction)):
+            replay = await self.records.replay(record)
         await interaction.followup.send(
             replay.caption, file=discord.File(io.BytesIO(replay.gif), filename=replay.filename),
             view=replay.view, allowed_mentions=discord.AllowedMentions.none())

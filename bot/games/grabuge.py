@@ -16,7 +16,7 @@ import discord
 
 from bot.components import GameAction, GameButton
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, plural
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
@@ -25,9 +25,10 @@ from engines.grabuge import (
     RESERVE_COLUMNS,
     GrabugeState,
     card_label,
+    no_pile_shows,
     parse_notation,
-    rank_word,
 )
+from i18n import N_, _, ngettext
 from storage import MoveKind, NewMove
 
 SUMMARY_LIMIT = 3300
@@ -56,11 +57,11 @@ class GrabugeUI(GameUI[GrabugeState]):
     """Board: one button per reserve column when there is a choice; everything else is forced."""
 
     game_id = "grabuge"
-    pitch = (
+    pitch = N_(
         "A 19th-century two-player patience: build shared piles from Ace to King and win them"
         " with the King."
     )
-    rules = (
+    rules = N_(
         "**Material.** Two 52-card decks (4, 6 or 8 with the `decks` option). Each player has"
         " a talon and a grabuge of 8 cards, top card face up, and up to 4 reserve columns.\n"
         "**Piles.** Start with an Ace, build up one rank at a time, suits ignored. Whoever "
@@ -82,21 +83,26 @@ class GrabugeUI(GameUI[GrabugeState]):
         state = table.state
         parts = []
         for seat in (0, 1):
-            grabuge = "→ talon" if state.grabuge_became_talon[seat] else \
+            grabuge = _("→ talon") if state.grabuge_became_talon[seat] else \
                 str(state.grabuge_count(seat))
-            parts.append(f"{self.seat_badges[seat]} {table.names[seat]}: talon "
-                         f"{state.talon[seat]}, grabuge "
-                         f"{grabuge}, {plural(state.paquets(seat), 'paquet')}")
-        return " · ".join(parts) + f" · {plural(len(state.piles), 'pile')}"
+            parts.append(_("{badge} {name}: talon {talon}, grabuge {grabuge}, {paquets}").format(
+                badge=self.seat_badges[seat], name=table.names[seat], talon=state.talon[seat],
+                grabuge=grabuge, paquets=paquets_text(state.paquets(seat))))
+        piles = len(state.piles)
+        return " · ".join(parts) + " · " + ngettext("{n} pile", "{n} piles", piles).format(
+            n=piles)
 
     def result_text(self, table: Table[GrabugeState], result: Result) -> str:
         if result.reason == EndReason.PAQUETS and result.scores:
             winner = result.winners[0]
             won, lost = int(result.scores[winner]), int(result.scores[1 - winner])
-            return f"{self.seat_badge(winner)} {table.names[winner]} wins, " \
-                f"{plural(won, 'paquet')} to {lost}!"
+            return ngettext("{badge} {name} wins, {won} paquet to {lost}!",
+                            "{badge} {name} wins, {won} paquets to {lost}!", won).format(
+                badge=self.seat_badge(winner), name=table.names[winner], won=won, lost=lost)
         if result.reason == EndReason.DRAW and result.scores:
-            return f"Draw: {plural(int(result.scores[0]), 'paquet')} each."
+            each = int(result.scores[0])
+            return ngettext("Draw: {n} paquet each.", "Draw: {n} paquets each.", each).format(
+                n=each)
         return super().result_text(table, result)
 
     def describe(self, table: Table[GrabugeState], move: NewMove) -> str:
@@ -107,11 +113,13 @@ class GrabugeUI(GameUI[GrabugeState]):
         except IllegalMove:
             return super().describe(table, move)
         column = getattr(parsed, "column", None)
-        text = {"keep": f"kept the card just turned on reserve column {column}",
-                "reserve": f"played the last card of reserve column {column}",
-                "grabuge": "played the grabuge's top card",
-                "drawn": "played the card just turned"}.get(move.move.split()[0], move.move)
-        return f"{self._who(table, move.seat)} {text}."
+        template = {"keep": N_("{who} kept the card just turned on reserve column {column}."),
+                    "reserve": N_("{who} played the last card of reserve column {column}."),
+                    "grabuge": N_("{who} played the grabuge's top card."),
+                    "drawn": N_("{who} played the card just turned.")}.get(move.move.split()[0])
+        if template is None:
+            return f"{self._who(table, move.seat)} {move.move}."
+        return _(template).format(who=self._who(table, move.seat), column=column)
 
     def summarize(self, table: Table[GrabugeState], moves: Sequence[NewMove]) -> list[str]:
         """The action's turns, one line each, from the engine log; then scores or the prompt."""
@@ -148,14 +156,17 @@ class GrabugeUI(GameUI[GrabugeState]):
             if move.kind is MoveKind.CHANCE:
                 card = move.move[5:] if move.move.startswith("card:") else None
                 continue
-            kind, _, column = move.move.partition(" ")
-            label = card_label(card) if card and kind in ("drawn", "keep") else "a card"
-            items.append({"drawn": f"{label} played", "keep": f"{label} → column {column}",
-                          "grabuge": "a card from the grabuge",
-                          "reserve": f"a card from column {column}"}.get(kind, move.move))
+            kind, _space, column = move.move.partition(" ")
+            label = card_label(card) if card and kind in ("drawn", "keep") else _("a card")
+            template = {"drawn": N_("{card} played"), "keep": N_("{card} → column {column}"),
+                        "grabuge": N_("a card from the grabuge"),
+                        "reserve": N_("a card from column {column}")}.get(kind)
+            items.append(_(template).format(card=label, column=column) if template
+                         else move.move)
             card = None
         who = self._who(table, seat) if seat is not None else "🎲"
-        return _cut(f"{who}: " + ", ".join(items) + ".", LINE_LIMIT) if items else ""
+        return _cut(_("{who}: {items}.").format(who=who, items=", ".join(items)),
+                    LINE_LIMIT) if items else ""
 
     def _segment_line(self, table: Table[GrabugeState], segment: _Segment) -> str:
         if segment.seat is None:
@@ -188,27 +199,32 @@ class GrabugeUI(GameUI[GrabugeState]):
                 items.append((f"kept {event['column']}", card_label(event["card"])))
             elif kind == "drew":
                 flush()
-                draw_prefix = f"drew {event['count']}: "
+                draw_prefix = _("drew {n}: ").format(n=event["count"])
             elif kind == "grabuge_to_talon":
                 flush()
-                clauses.append(f"the grabuge became the talon ({event['cards']} cards)")
+                cards = event["cards"]
+                clauses.append(ngettext("the grabuge became the talon ({n} card)",
+                                        "the grabuge became the talon ({n} cards)",
+                                        cards).format(n=cards))
             elif kind == "grabuge_emptied":
-                extra.append("emptied the grabuge first: **+2 paquets**" if event["bonus"]
-                             else "the grabuge is empty")
+                extra.append(_("emptied the grabuge first: **+2 paquets**") if event["bonus"]
+                             else _("the grabuge is empty"))
             elif kind == "skipped":
-                extra.append(f"({self._who(table, event['seat'])} had nothing to do: "
-                             "turn skipped)")
+                extra.append(_("({who} had nothing to do: turn skipped)").format(
+                    who=self._who(table, event["seat"])))
         flush()
         if crowns:
             count = len(crowns)
-            clauses.append(f"crowned {'a pile' if count == 1 else f'{count} piles'} with "
-                           f"{', '.join(crowns)} (**+{plural(count, 'paquet')}**)")
+            clauses.append(ngettext("crowned a pile with {cards} (**+{n} paquet**)",
+                                    "crowned {n} piles with {cards} (**+{n} paquets**)",
+                                    count).format(n=count, cards=", ".join(crowns)))
         clauses += extra
         if not clauses:
             return ""
         seat = segment.seat
-        head = self._who(table, seat) + (" (continued): " if segment.partial else "'s turn: ")
-        return head + "; ".join(clauses) + "."
+        head = (_("{who} (continued): {clauses}.") if segment.partial
+                else _("{who}'s turn: {clauses}."))
+        return head.format(who=self._who(table, seat), clauses="; ".join(clauses))
 
     def _setup_line(self, table: Table[GrabugeState], events: Sequence[Mapping[str, Any]]) -> str:
         shown: dict[int, list[str]] = {0: [], 1: []}
@@ -220,15 +236,20 @@ class GrabugeUI(GameUI[GrabugeState]):
             elif event["event"] == "played":
                 aces[event["seat"]].append(card_label(event["card"]))
             elif event["event"] == "first":
-                how = "higher card" if event["by"] == "cards" else "equal cards: the coin said so"
-                first = f"{self._who(table, event['seat'])} starts ({how})."
+                first = (_("{who} starts (higher card).") if event["by"] == "cards"
+                         else _("{who} starts (equal cards: the coin said so).")).format(
+                    who=self._who(table, event["seat"]))
         parts = []
         for seat in (0, 1):
             tops = [c for c in shown[seat] if RANK_OF[c] != 1]
-            top = card_label(tops[-1]) if tops else "no card"
-            moved = f" ({', '.join(aces[seat])} to the tableau)" if aces[seat] else ""
-            parts.append(f"{self._who(table, seat)}'s grabuge shows **{top}**{moved}")
-        return "Set-up: " + ", ".join(parts) + ". " + first
+            who = self._who(table, seat)
+            shows = (_("{who}'s grabuge shows **{card}**").format(who=who, card=card_label(
+                tops[-1])) if tops else _("{who}'s grabuge shows no card").format(who=who))
+            if aces[seat]:
+                shows = _("{shows} ({aces} to the tableau)").format(
+                    shows=shows, aces=", ".join(aces[seat]))
+            parts.append(shows)
+        return _("Set-up: {grabuges}. {first}").format(grabuges=", ".join(parts), first=first)
 
     def _prompt(self, table: Table[GrabugeState], state: GrabugeState) -> str:
         """What the player to move must choose now."""
@@ -238,27 +259,35 @@ class GrabugeUI(GameUI[GrabugeState]):
         who = self._who(table, seat)
         if state.decision() == "keep" and state.drawn:
             card = state.drawn
-            below = rank_word(RANK_OF[card] - 1)
-            more = f" ({state.hand} more to turn)" if state.hand else " (last of the four)"
-            return (f"{who} turned **{card_label(card)}**: it cannot go on the tableau (no pile "
-                    f"shows {'an' if below[0] in 'A8' else 'a'} {below}). Choose a reserve "
-                    f"column for it{more}.")
+            why = no_pile_shows(card)
+            text = (ngettext("{who} turned **{card}**: it cannot go on the tableau ({why}). "
+                             "Choose a reserve column for it ({n} more to turn).",
+                             "{who} turned **{card}**: it cannot go on the tableau ({why}). "
+                             "Choose a reserve column for it ({n} more to turn).", state.hand)
+                    if state.hand else
+                    _("{who} turned **{card}**: it cannot go on the tableau ({why}). Choose a "
+                      "reserve column for it (last of the four)."))
+            return text.format(who=who, card=card_label(card), n=state.hand,
+                               why=_(why.template).format(**why.params))
         cards = ", ".join(
             f"**{card_label(state.reserves[seat][group[0] - 1][-1])}** "
-            f"({columns_text(group).lower()})" for group in column_groups(state, seat, "reserve"))
-        return f"{who}: several reserve cards can go: {cards}. Choose which to play."
+            f"({columns_text(group, lower=True)})"
+            for group in column_groups(state, seat, "reserve"))
+        return _("{who}: several reserve cards can go: {cards}. Choose which to play.").format(
+            who=who, cards=cards)
 
     def _score_lines(self, table: Table[GrabugeState], state: GrabugeState) -> list[str]:
-        lines = ["**Paquets:**"]
+        lines = [_("**Paquets:**")]
         for seat in (0, 1):
             crowned = state.crowned[seat]
             bonus = state.paquets(seat) - crowned - state.leftover_paquets[seat]
             left = state.unplayed_cards(seat)
-            lines.append(
-                f"{self._who(table, seat)}: **{state.paquets(seat)}** = "
-                f"{plural(crowned, 'pile')} won + {bonus} grabuge bonus + "
-                f"{state.leftover_paquets[seat]} for leftover cards "
-                f"({plural(left, 'card')} left)")
+            won = ngettext("{n} pile won", "{n} piles won", crowned).format(n=crowned)
+            cards = ngettext("{n} card left", "{n} cards left", left).format(n=left)
+            lines.append(_("{who}: **{total}** = {won} + {bonus} grabuge bonus + {leftover} for "
+                           "leftover cards ({left})").format(
+                who=self._who(table, seat), total=state.paquets(seat), won=won, bonus=bonus,
+                leftover=state.leftover_paquets[seat], left=cards))
         return lines
 
     # -- the board ---------------------------------------------------------------------------
@@ -274,7 +303,7 @@ class GrabugeUI(GameUI[GrabugeState]):
         items: list[BoardItem] = []
         for group in column_groups(state, seat, decision):
             column = state.reserves[seat][group[0] - 1]
-            last = card_label(column[-1]) if column else "empty"
+            last = card_label(column[-1]) if column else _("empty")
             items.append(GameButton(table.id, table.ply, decision, str(group[0]),
                                     label=f"{columns_text(group)} ({last})", style=style,
                                     row=0))
@@ -301,9 +330,10 @@ class GrabugeUI(GameUI[GrabugeState]):
     ) -> None:
         action, arg = act.action, act.arg
         if action in ACTIONS:
-            small_number(arg, "reserve column", RESERVE_COLUMNS)
+            small_number(arg, N_("reserve column"), RESERVE_COLUMNS)
         if action not in ACTIONS:
-            raise UnknownAction(f"This Le Grabuge control is no longer in use ({action!r}).")
+            raise UnknownAction(_("This Le Grabuge control is no longer in use ({action}).")
+                                .format(action=repr(action)))
         # The table posts the new board (and retires this one): nothing else to say.
         await play_now(interaction, table, f"{ACTIONS[action]} {arg}", act.ply)
 
@@ -331,11 +361,13 @@ def column_groups(state: GrabugeState, seat: int, decision: str) -> list[list[in
     return list(groups.values())
 
 
-def columns_text(numbers: Sequence[int]) -> str:
-    """`Column 2`, `Column 2 or 3`, `Column 2, 3 or 4`."""
+def columns_text(numbers: Sequence[int], *, lower: bool = False) -> str:
+    """`Column 2`, `Column 2 or 3`, `Column 2, 3 or 4` (`column 2…` within a sentence)."""
     if len(numbers) == 1:
-        return f"Column {numbers[0]}"
-    return f"Column {', '.join(map(str, numbers[:-1]))} or {numbers[-1]}"
+        template = N_("column {n}") if lower else N_("Column {n}")
+        return _(template).format(n=numbers[0])
+    template = N_("column {some} or {last}") if lower else N_("Column {some} or {last}")
+    return _(template).format(some=", ".join(map(str, numbers[:-1])), last=numbers[-1])
 
 
 # -- reading the engine's log --------------------------------------------------------------------
@@ -405,15 +437,18 @@ def _join_items(items: Sequence[tuple[str, str]], compact: bool) -> str:
         joined = ", ".join(cards)
         column = key.split()[-1]
         if key == "drawn":
-            words.append(f"{joined} played")
+            template = N_("{card} played")
         elif key.startswith("kept"):
-            words.append(f"{joined} → column {column}")
+            template = N_("{card} → column {column}")
+        elif key == "grabuge":
+            template = N_("{cards} from the grabuge")
         else:
-            where = "the grabuge" if key == "grabuge" else f"column {column}"
-            words.append(f"{joined} from {where}")
+            template = N_("{cards} from column {column}")
+        words.append(_(template).format(card=joined, cards=joined, column=column))
     text = ", ".join(words)
     # A cascade reads "played A♥, 2♣ from the grabuge, 5♠ from column 3".
-    return text if compact or groups[0][0] in ("drawn", "kept") else f"played {text}"
+    return text if compact or groups[0][0] in ("drawn", "kept") else _("played {cards}").format(
+        cards=text)
 
 
 def _cut(line: str, limit: int) -> str:
@@ -436,5 +471,11 @@ def _fit(lines: list[str], limit: int) -> list[str]:
         kept_tail.insert(0, line)
         room -= len(line) + 1
     left_out = len(lines) - 1 - len(kept_tail)
-    return [lines[0], f"*… {plural(left_out, 'more turn')} of automatic play …*",
-            *kept_tail]
+    return [lines[0], ngettext("*… {n} more turn of automatic play …*",
+                               "*… {n} more turns of automatic play …*", left_out).format(
+                                   n=left_out), *kept_tail]
+
+
+def paquets_text(count: int) -> str:
+    """`1 paquet`, `3 paquets`."""
+    return ngettext("{n} paquet", "{n} paquets", count).format(n=count)

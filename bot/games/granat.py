@@ -10,18 +10,20 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import Refusal, UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, plural
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
-from engines import EndReason, IllegalMove, Result
+from engines import EndReason, IllegalMove, Result, Why
 from engines.granat import (
     GranatMove,
     GranatState,
     MoveKind,
+    description_why,
     is_linked,
     parse_cell,
     parse_notation,
 )
+from i18n import N_, _, ngettext
 from storage import MoveKind as LogKind
 from storage import NewMove
 
@@ -32,8 +34,12 @@ PICK_ACTIONS = ("pick", "pick_b", "pick_c", "pick_d")
 """One action per move select of the composer (custom_ids must differ within a message)."""
 MOVE_ACTIONS = ("move", "move_b", "move_c", "move_d")
 """One action per move select on the board (row 4 holds the resign button)."""
-SEAT_WORDS = ("Red", "Blue")
 KIND_ORDER = {MoveKind.CAPTURE: 0, MoveKind.LOSE_MARBLE: 1, MoveKind.PLAIN: 2, MoveKind.MARBLE: 3}
+
+
+def said(why: Why) -> str:
+    """An engine's words (a move's description) in the current language."""
+    return _(why.template).format(**why.params) if why.params else _(why.template)
 
 
 def _clip(text: str, limit: int = 100) -> str:
@@ -46,11 +52,11 @@ class GranatUI(GameUI[GranatState]):
     preview, Confirm, and the same menus to change one's mind."""
 
     game_id = "granat"
-    pitch = (
+    pitch = N_(
         "A draughts-like duel on a diagonal lattice: slow neutral pawns, fast garnet pawns "
         "and a powerful garnet cell."
     )
-    rules = (
+    rules = N_(
         "**Board.** A diagonal lattice of 68 cells, Red on rows 1–3, Blue on rows 13–15, and "
         "the garnet cell e8 in the centre, reached only from d8, f8, e7 and e9. Four yellow "
         "lines cross the board corner to corner; every other line is black. Your half is "
@@ -88,10 +94,12 @@ class GranatUI(GameUI[GranatState]):
     def status(self, table: Table[GranatState]) -> str:
         state = table.state
         view = state.view(None)
-        parts = [f"{self.seat_badges[p['seat']]} {table.names[p['seat']]}: "
-                 f"{plural(p['pawns'], 'pawn')} ({p['garnet_pawns']} garnet)"
-                 for p in view["players"]]
-        parts.append(f"quiet moves {view['quiet_moves']}/{view['quiet_moves_for_draw']}")
+        parts = [ngettext("{badge} {name}: {n} pawn ({garnets} garnet)",
+                          "{badge} {name}: {n} pawns ({garnets} garnet)", p["pawns"]).format(
+            badge=self.seat_badges[p["seat"]], name=table.names[p["seat"]], n=p["pawns"],
+            garnets=p["garnet_pawns"]) for p in view["players"]]
+        parts.append(_("quiet moves {count}/{limit}").format(
+            count=view["quiet_moves"], limit=view["quiet_moves_for_draw"]))
         return " · ".join(parts)
 
     def who(self, table: Table[GranatState], seat: int) -> str:
@@ -103,13 +111,24 @@ class GranatUI(GameUI[GranatState]):
         if move.seat is None or move.kind is LogKind.RESIGN:
             if move.kind is LogKind.RESIGN and move.seat is not None \
                     and state.may_stop_early(move.seat):
-                return (f"{self.who(table, move.seat)} stopped the game, having lost both "
-                        "garnet pawns.")
+                return _("{who} stopped the game, having lost both garnet pawns.").format(
+                    who=self.who(table, move.seat))
             return super().describe(table, move)
         words = state.last_description if move.move == state.last_move else None
-        forced = " (the only legal move)" if move.kind is LogKind.FORCED else ""
-        tail = f": {words}" if words else ""
-        return f"{self.who(table, move.seat)} played `{move.move}`{forced}{tail}."
+        return self._played(table, move, said(description_why(words)) if words else None)
+
+    def _played(self, table: Table[GranatState], move: NewMove, words: str | None) -> str:
+        """`🔴 **Ann** played `c3-d4` (the only legal move): neutral pawn c3 steps to d4.`"""
+        assert move.seat is not None
+        forced = move.kind is LogKind.FORCED
+        if words:
+            template = (_("{who} played {move} (the only legal move): {words}.") if forced
+                        else _("{who} played {move}: {words}."))
+        else:
+            template = (_("{who} played {move} (the only legal move).") if forced
+                        else _("{who} played {move}."))
+        return template.format(who=self.who(table, move.seat), move=f"`{move.move}`",
+                               words=words)
 
     def summarize(self, table: Table[GranatState], moves: Sequence[NewMove]) -> list[str]:
         """One line per move; a move followed by others (a forced reply) is told from its
@@ -122,8 +141,7 @@ class GranatUI(GameUI[GranatState]):
             if words is None or seat is None:
                 lines.append(self.describe(table, move))
                 continue
-            forced = " (the only legal move)" if move.kind is LogKind.FORCED else ""
-            lines.append(f"{self.who(table, seat)} played `{move.move}`{forced}: {words}.")
+            lines.append(self._played(table, move, words))
         if table.result() is None:
             lines += self.situation(table)
         return lines
@@ -138,19 +156,23 @@ class GranatUI(GameUI[GranatState]):
         assert mover is not None
         protected = state.protected_seat()
         if protected is not None:
-            lines.append(f"🛡️ {self.who(table, protected)}'s garnet pawn on e8 protects every "
-                         f"{SEAT_WORDS[protected]} pawn during this move.")
+            lines.append((_("🛡️ {who}'s garnet pawn on e8 protects every Red pawn during this "
+                            "move.") if protected == 0 else
+                          _("🛡️ {who}'s garnet pawn on e8 protects every Blue pawn during this "
+                            "move.")).format(who=self.who(table, protected)))
         if state.must_leave_garnet_cell():
-            lines.append(f"💎 {self.who(table, mover)}'s garnet pawn on e8 must leave now "
-                         "(move off or hand the marble on).")
+            lines.append(_("💎 {who}'s garnet pawn on e8 must leave now (move off or hand the "
+                           "marble on).").format(who=self.who(table, mover)))
         if state.capture_due():
-            lines.append(f"⚔️ {self.who(table, mover)} must capture this move.")
+            lines.append(_("⚔️ {who} must capture this move.").format(who=self.who(table, mover)))
         if not state.yellow_lines_active():
-            lines.append("⬛ A neutral pawn stands on e8: the yellow lines count as black.")
+            lines.append(_("⬛ A neutral pawn stands on e8: the yellow lines count as black."))
         for seat in (0, 1):
             if state.may_stop_early(seat):
-                lines.append(f"{self.who(table, seat)} ({SEAT_WORDS[seat]}) has lost both "
-                             "garnet pawns and may stop: `/resign`.")
+                lines.append((_("{who} (Red) has lost both garnet pawns and may stop: "
+                                "`/resign`.") if seat == 0 else
+                              _("{who} (Blue) has lost both garnet pawns and may stop: "
+                                "`/resign`.")).format(who=self.who(table, seat)))
         return lines
 
     def result_text(self, table: Table[GranatState], result: Result) -> str:
@@ -159,23 +181,28 @@ class GranatUI(GameUI[GranatState]):
         if result.reason == EndReason.RESIGNED:
             loser = next(s for s in (0, 1) if s not in result.winners)
             winner_name = names[1 - loser]
-            if state.may_stop_early(loser):
-                return (f"{names[loser]} stopped after losing both garnet pawns: "
-                        f"{self.seat_badge(1 - loser)} {winner_name} wins.")
-            return f"{names[loser]} resigned: {self.seat_badge(1 - loser)} {winner_name} wins."
+            template = (_("{loser} stopped after losing both garnet pawns: {badge} {winner} "
+                          "wins.") if state.may_stop_early(loser)
+                        else _("{loser} resigned: {badge} {winner} wins."))
+            return template.format(loser=names[loser], badge=self.seat_badge(1 - loser),
+                                   winner=winner_name)
         if result.reason == EndReason.TIMEOUT:
             return super().result_text(table, result)
         if len(result.winners) == 1:
             winner = result.winners[0]
             loser = 1 - winner
-            why = {
-                EndReason.CAPTURED_ALL: f"every {SEAT_WORDS[loser]} pawn is taken",
-                EndReason.NO_MOVES: f"{SEAT_WORDS[loser]} has no legal move",
-            }.get(result.reason, result.reason)
-            return f"{self.seat_badge(winner)} {names[winner]} wins: {why}!"
+            whys = {
+                EndReason.CAPTURED_ALL: (N_("{badge} {name} wins: every Red pawn is taken!"),
+                                         N_("{badge} {name} wins: every Blue pawn is taken!")),
+                EndReason.NO_MOVES: (N_("{badge} {name} wins: Red has no legal move!"),
+                                     N_("{badge} {name} wins: Blue has no legal move!")),
+            }.get(result.reason)
+            template = _(whys[loser]) if whys else _("{badge} {name} wins: {reason}!")
+            return template.format(badge=self.seat_badge(winner), name=names[winner],
+                                   reason=result.reason)
         if all(p is None or p.garnet for p in state.board):
-            return "Draw: no neutral pawn is left on either side."
-        return "Draw: 40 moves in a row without a capture or a neutral pawn moving."
+            return _("Draw: no neutral pawn is left on either side.")
+        return _("Draw: 40 moves in a row without a capture or a neutral pawn moving.")
 
     # -- the board ----------------------------------------------------------------------------
 
@@ -185,21 +212,23 @@ class GranatUI(GameUI[GranatState]):
         mover = state.current_player or 0
         name = table.names[mover]
         if moves is not None:  # the moves themselves, without a pawn menu
-            placeholder = (f"{name} must capture: choose the capture…" if state.capture_due()
-                           else f"{name}, choose your move…")
+            placeholder = (_("{name} must capture: choose the capture…") if state.capture_due()
+                           else _("{name}, choose your move…")).format(name=name)
             return self._move_selects(table, state, moves, MOVE_ACTIONS, None, placeholder)
         options = []
         for cell in state.movable_pawns()[:SELECT_LIMIT]:
             pawn = state.pawn_at(cell)
             pawn_moves = state.moves_of(cell)
-            kind = "garnet pawn" if pawn and pawn.garnet else "neutral pawn"
+            kind = _("garnet pawn") if pawn and pawn.garnet else _("neutral pawn")
             captures = sum(1 for m in pawn_moves if m.kind is MoveKind.CAPTURE)
-            detail = plural(captures, "capture") if captures else plural(len(pawn_moves), "move")
+            detail = (ngettext("{n} capture", "{n} captures", captures).format(n=captures)
+                      if captures else ngettext("{n} move", "{n} moves", len(pawn_moves)).format(
+                          n=len(pawn_moves)))
             options.append(discord.SelectOption(
-                label=f"{cell} · {kind}", value=str(cell), emoji="💎" if pawn and pawn.garnet
-                else None, description=detail))
-        placeholder = (f"{name} must capture: choose the pawn…" if state.capture_due()
-                       else f"{name}, choose a pawn to move…")
+                label=_clip(f"{cell} · {kind}"), value=str(cell),
+                emoji="💎" if pawn and pawn.garnet else None, description=_clip(detail)))
+        placeholder = (_("{name} must capture: choose the pawn…") if state.capture_due()
+                       else _("{name}, choose a pawn to move…")).format(name=name)
         return [GameSelect(table.id, table.ply, "pawn", options=options,
                            placeholder=placeholder, row=0)]
 
@@ -224,10 +253,11 @@ class GranatUI(GameUI[GranatState]):
         for row, (action, chunk) in enumerate(zip(actions, chunks, strict=False)):
             options = [discord.SelectOption(
                 label=_clip(str(m)), value=str(m), default=m == chosen,
-                description=_clip(state.describe_move(m))) for m in chunk]
+                description=_clip(said(state.describe_why(m)))) for m in chunk]
             pawns = list(dict.fromkeys(str(m.start) for m in chunk))
-            text = placeholder if len(chunks) == 1 else (
-                f"{plural(len(pawns), 'pawn')}: {', '.join(pawns)}")
+            text = placeholder if len(chunks) == 1 else ngettext(
+                "{n} pawn: {cells}", "{n} pawns: {cells}", len(pawns)).format(
+                    n=len(pawns), cells=", ".join(pawns))
             items.append(GameSelect(table.id, table.ply, action, options=options,
                                     placeholder=_clip(text, 150), row=row))
         return items
@@ -245,7 +275,7 @@ class GranatUI(GameUI[GranatState]):
             cell = str(parse_cell(values[0]))
             moves = self.offered(state, cell) or []
             if not moves:
-                raise Refusal(f"The pawn on {cell} has no legal move now.")
+                raise Refusal(_("The pawn on {cell} has no legal move now.").format(cell=cell))
             chosen = moves[0] if len(moves) == 1 else None
             content, view, image = await self._composer(table, moves, chosen)
             await interaction.response.send_message(content, view=view,
@@ -267,9 +297,10 @@ class GranatUI(GameUI[GranatState]):
         elif action == "play":
             await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
-            await close_panel(interaction, "Move cancelled: choose again on the board.")
+            await close_panel(interaction, _("Move cancelled: choose again on the board."))
         else:
-            raise UnknownAction(f"This Granat control is no longer in use ({action!r}).")
+            raise UnknownAction(_("This Granat control is no longer in use ({action}).").format(
+                action=repr(action)))
 
     def _menu_of(self, state: GranatState, move: GranatMove) -> list[GranatMove]:
         """The moves the composer offers next to `move`: the board's, or its pawn's."""
@@ -288,27 +319,34 @@ class GranatUI(GameUI[GranatState]):
         lines = []
         if chosen is None:
             pawn = state.pawn_at(moves[0].start)
-            kind = "garnet pawn" if pawn and pawn.garnet else "neutral pawn"
-            lines.append(f"**Your {kind} on {moves[0].start}**: "
-                         f"{plural(len(moves), 'legal move')}. Choose one from the menu.")
+            count = len(moves)
+            lines.append((ngettext("**Your garnet pawn on {cell}**: {n} legal move. Choose one "
+                                   "from the menu.",
+                                   "**Your garnet pawn on {cell}**: {n} legal moves. Choose one "
+                                   "from the menu.", count) if pawn and pawn.garnet else
+                          ngettext("**Your neutral pawn on {cell}**: {n} legal move. Choose one "
+                                   "from the menu.",
+                                   "**Your neutral pawn on {cell}**: {n} legal moves. Choose one "
+                                   "from the menu.", count)).format(cell=moves[0].start, n=count))
         else:
-            lines.append(f"**{chosen}**: {state.describe_move(chosen)}.")
-            lines.append("Check the preview, then **Confirm**.")
+            lines.append(_("**{move}**: {words}.").format(move=chosen,
+                                                         words=said(state.describe_why(chosen))))
+            lines.append(_("Check the preview, then **Confirm**."))
         if state.capture_due():
-            lines.append("A capture is due, so only captures are offered.")
+            lines.append(_("A capture is due, so only captures are offered."))
         view = discord.ui.View(timeout=None)
         if len(moves) > 1:  # never a menu of one entry
             for item in self._move_selects(table, state, moves, PICK_ACTIONS, chosen,
-                                           "Choose another move…" if chosen else
-                                           "Choose a move…"):
+                                           _("Choose another move…") if chosen else
+                                           _("Choose a move…")):
                 view.add_item(item)
         if len(moves) > SELECT_LIMIT * len(PICK_ACTIONS):
-            lines.append("More moves than the menus can hold: type the others with `/move`.")
+            lines.append(_("More moves than the menus can hold: type the others with `/move`."))
         if chosen is not None:
             view.add_item(GameButton(table.id, table.ply, "play", str(chosen),
-                                     label="Confirm", emoji="✅", row=4,
+                                     label=_("Confirm"), emoji="✅", row=4,
                                      style=discord.ButtonStyle.success))
-        view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
+        view.add_item(GameButton(table.id, table.ply, "cancel", "", label=_("Cancel"),
                                  emoji="✖️", row=4, style=discord.ButtonStyle.secondary))
         image = None
         if chosen is not None:
@@ -359,20 +397,25 @@ def past_words(state: GranatState, moves: Sequence[NewMove], index: int) -> str 
     except IllegalMove:
         return None
     if move.kind is MoveKind.LOSE_MARBLE:
-        return "the garnet pawn on e8 could not leave the garnet cell: its marble is lost"
+        return _("the garnet pawn on e8 could not leave the garnet cell: its marble is lost")
+    cells = {"start": move.start, "end": move.end}
     if move.kind is MoveKind.MARBLE:
-        return f"garnet pawn {move.start} hands its marble to {move.end}"
+        return _("garnet pawn {start} hands its marble to {end}").format(**cells)
     pawn = None if move.end in touched else state.pawn_at(move.end)
     garnet = pawn.garnet if pawn is not None and pawn.seat == moves[index].seat else None
-    what = {True: "garnet pawn", False: "neutral pawn", None: "pawn"}[garnet]
     if move.kind is MoveKind.CAPTURE:
-        return (f"{what} {move.start} captures {len(taken)}: {', '.join(map(str, taken))} "
-                f"(landing on {move.end})")
+        template = {True: N_("garnet pawn {start} captures {count}: {taken} (landing on {end})"),
+                    False: N_("neutral pawn {start} captures {count}: {taken} (landing on "
+                              "{end})"),
+                    None: N_("pawn {start} captures {count}: {taken} (landing on {end})")}[garnet]
+        return _(template).format(**cells, count=len(taken), taken=", ".join(map(str, taken)))
     if garnet:
-        return f"garnet pawn {move.start} slides to {move.end}"
+        return _("garnet pawn {start} slides to {end}").format(**cells)
     if garnet is False and len(move.cells) == 2 and is_linked(move.start, move.end):
-        return f"neutral pawn {move.start} steps to {move.end}"
+        return _("neutral pawn {start} steps to {end}").format(**cells)
     if garnet is False:
-        return (f"neutral pawn {move.start} jumps over "
-                f"{plural(len(move.cells) - 1, 'own pawn')} to {move.end}")
-    return f"{what} {move.start} moves to {move.end}"
+        count = len(move.cells) - 1
+        return ngettext("neutral pawn {start} jumps over {n} own pawn to {end}",
+                        "neutral pawn {start} jumps over {n} own pawns to {end}", count).format(
+            **cells, n=count)
+    return _("pawn {start} moves to {end}").format(**cells)

@@ -14,16 +14,18 @@ from bot.games.base import (
     BoardItem,
     GameUI,
     Table,
-    plural,
     seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
-from engines.graps import SEAT_NAMES, SIZE, GrapsState
+from engines.graps import SIZE, GrapsState
+from i18n import N_, _, ngettext
 from storage import MoveKind, NewMove
 
 FACE_EMOJI = {"grape": "🍇", "blank": "⚪"}
+SIDE_NAMES = (N_("Dark"), N_("Light"))
+"""Each seat's side, by the colour of its pawns (translated where shown)."""
 SELECT_LIMIT = 25
 """Discord's most options in one select: up to this many legal cells go straight in one."""
 BUTTONS_PER_ROW = 5
@@ -33,11 +35,11 @@ class GrapsUI(GameUI[GrapsState]):
     """Board: a select of the cells (≤ 25 legal) or a button per row; then a button a cell."""
 
     game_id = "graps"
-    pitch = (
+    pitch = N_(
         "Grow your vine across a 15×15 vineyard to your opponent's land; grapes prune the "
         "enemy vine."
     )
-    rules = (
+    rules = N_(
         "**Board.** 15×15. Dark grows from row 1, Light from row 15; each has 45 pawns.\n"
         "**Set-up.** Each player places one grape on their own land row.\n"
         "**Your turn.** The bot rolls your die (one grape face, five blank faces by default):"
@@ -53,27 +55,33 @@ class GrapsUI(GameUI[GrapsState]):
 
     def status(self, table: Table[GrapsState]) -> str:
         stocks = table.state.stocks
-        return " · ".join(f"{self.seat_badges[s]} {table.names[s]} ({SEAT_NAMES[s]}): "
-                          f"{n} in stock" for s, n in enumerate(stocks))
+        return " · ".join(_("{badge} {name} ({side}): {n} in stock").format(
+            badge=self.seat_badges[s], name=table.names[s], side=_(SIDE_NAMES[s]), n=n)
+            for s, n in enumerate(stocks))
 
     def result_text(self, table: Table[GrapsState], result: Result) -> str:
         names = table.names
         if result.reason == EndReason.LAND_REACHED:
             winner = result.winners[0]
-            return (f"{self.seat_badges[winner]} {names[winner]} wins: their vine reached "
-                    f"{names[1 - winner]}'s land!")
+            return _("{badge} {name} wins: their vine reached {loser}'s land!").format(
+                badge=self.seat_badges[winner], name=names[winner], loser=names[1 - winner])
         if result.reason == EndReason.CLOSEST:
             winner = result.winners[0]
             distances = [table.state.distance(s) for s in (0, 1)]
-            return (f"Both stocks are empty: {self.seat_badges[winner]} {names[winner]} wins, "
-                    f"{distances[winner]} rows from the goal against "
-                    f"{distances[1 - winner]}.")
+            return ngettext(
+                "Both stocks are empty: {badge} {name} wins, {n} row from the goal against "
+                "{other}.",
+                "Both stocks are empty: {badge} {name} wins, {n} rows from the goal against "
+                "{other}.", distances[winner],
+            ).format(badge=self.seat_badges[winner], name=names[winner], n=distances[winner],
+                     other=distances[1 - winner])
         if result.reason == EndReason.DRAW:
-            return "Both stocks are empty and both vines are as close to the goal: draw."
+            return _("Both stocks are empty and both vines are as close to the goal: draw.")
         if result.reason == EndReason.BLOCKADE:
             winner = result.winners[0]
-            return (f"{names[1 - winner]} left {names[winner]} no cell at all: "
-                    f"{self.seat_badges[winner]} {names[winner]} wins by blockade.")
+            return _("{loser} left {name} no cell at all: {badge} {name} wins by blockade."
+                     ).format(loser=names[1 - winner], name=names[winner],
+                              badge=self.seat_badges[winner])
         return super().result_text(table, result)
 
     # -- the game log ---------------------------------------------------------------------
@@ -108,7 +116,9 @@ class GrapsUI(GameUI[GrapsState]):
 
     def _roll_line(self, table: Table[GrapsState], seat: int | None, text: str) -> str:
         face = text.split(":", 1)[-1]
-        return f"🎲 {self._who(table, seat)} rolled {FACE_EMOJI.get(face, '')} **a {face}**."
+        template = (_("🎲 {who} rolled {emoji} **a grape**.") if face == "grape"
+                    else _("🎲 {who} rolled {emoji} **a blank**."))
+        return template.format(who=self._who(table, seat), emoji=FACE_EMOJI.get(face, ""))
 
     def _line(
         self, table: Table[GrapsState], move: NewMove, *, roller: int | None, rolled: str | None,
@@ -123,20 +133,31 @@ class GrapsUI(GameUI[GrapsState]):
             return event
         if move.move == "pass":
             if rolled:
-                return f"{who} rolled {FACE_EMOJI.get(rolled, '')} a {rolled} but has no cell " \
-                       "for it: pass."
-            return f"{who} has no pawn left in stock: pass."
+                template = (_("{who} rolled {emoji} a grape but has no cell for it: pass.")
+                            if rolled == "grape" else
+                            _("{who} rolled {emoji} a blank but has no cell for it: pass."))
+                return template.format(who=who, emoji=FACE_EMOJI.get(rolled, ""))
+            return _("{who} has no pawn left in stock: pass.").format(who=who)
         state = table.state
         face = self._face_on(state, move)
         emoji = FACE_EMOJI.get(face or "", "")
-        what = f"{emoji} a {face}" if face else "a pawn"
         if opening:
-            text = f"{who} planted the opening grape on **{move.move}**"
+            template = _("{who} planted the opening grape on **{cell}**{removal}.")
         elif move.kind is MoveKind.FORCED:
-            text = f"{who} rolled {what}: **{move.move}** was its only cell, placed there"
+            template = {
+                "grape": _("{who} rolled {emoji} a grape: **{cell}** was its only cell, "
+                           "placed there{removal}."),
+                "blank": _("{who} rolled {emoji} a blank: **{cell}** was its only cell, "
+                           "placed there{removal}."),
+            }.get(face or "", _("{who} rolled a pawn: **{cell}** was its only cell, "
+                                "placed there{removal}."))
         else:
-            text = f"{who} placed {what} on **{move.move}**"
-        return text + self._removal(table, state, move) + "."
+            template = {
+                "grape": _("{who} placed {emoji} a grape on **{cell}**{removal}."),
+                "blank": _("{who} placed {emoji} a blank on **{cell}**{removal}."),
+            }.get(face or "", _("{who} placed a pawn on **{cell}**{removal}."))
+        return template.format(who=who, emoji=emoji, cell=move.move,
+                               removal=self._removal(table, state, move))
 
     @staticmethod
     def _face_on(state: GrapsState, move: NewMove) -> str | None:
@@ -154,15 +175,22 @@ class GrapsUI(GameUI[GrapsState]):
         if not state.pruned and not state.cut:
             return ""
         badge = self.seat_badges[1 - last["seat"]]
-        parts = []
+        pruning = cutting = ""
         if state.pruned:
-            parts.append(f"pruning {badge} {', '.join(state.pruned)}")
+            pruning = _("pruning {badge} {cells}").format(
+                badge=badge, cells=", ".join(state.pruned))
         if state.cut:
             count = len(state.cut)
-            parts.append(f"cutting off {badge} {plural(count, 'pawn')} "
-                         f"({', '.join(state.cut)})")
-        back = " (back to the stock)" if state.options["return_pruned"] else ""
-        return " ✂️ " + " and ".join(parts) + back
+            cutting = ngettext("cutting off {badge} {n} pawn ({cells})",
+                               "cutting off {badge} {n} pawns ({cells})", count).format(
+                badge=badge, n=count, cells=", ".join(state.cut))
+        if pruning and cutting:
+            removal = _("{pruning} and {cutting}").format(pruning=pruning, cutting=cutting)
+        else:
+            removal = pruning or cutting
+        if state.options["return_pruned"]:
+            removal = _("{removal} (back to the stock)").format(removal=removal)
+        return " ✂️ " + removal
 
     # -- the board ------------------------------------------------------------------------
 
@@ -176,8 +204,10 @@ class GrapsUI(GameUI[GrapsState]):
         if len(cells) <= SELECT_LIMIT:
             options = [discord.SelectOption(label=str(cell), value=str(cell), emoji=emoji)
                        for cell in cells]
+            placeholder = (_("Place your grape on…") if face.value == "grape"
+                           else _("Place your blank on…"))
             return [GameSelect(table.id, table.ply, "cell", options=options, row=0,
-                               placeholder=f"Place your {face.value} on…")]
+                               placeholder=placeholder)]
         # Too many cells for one menu: a button per row, then a button per cell (two taps;
         # a row with one cell plays at once).
         rows = state.legal_cells_by_row()
@@ -188,7 +218,9 @@ class GrapsUI(GameUI[GrapsState]):
             buttons.append(GameButton(
                 table.id, table.ply, "cell" if single else "row",
                 str(cells[0]) if single else str(row),
-                label=str(cells[0]) if single else f"Row {row} · {plural(len(cells), 'cell')}",
+                label=str(cells[0]) if single else ngettext(
+                    "Row {row} · {n} cell", "Row {row} · {n} cells", len(cells)).format(
+                    row=row, n=len(cells)),
                 emoji=emoji, style=discord.ButtonStyle.primary,
                 row=index // BUTTONS_PER_ROW))
         return buttons
@@ -209,29 +241,35 @@ class GrapsUI(GameUI[GrapsState]):
         elif action == "place":
             await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
-            await close_panel(interaction, "Cancelled: choose a row on the board to start again.")
+            await close_panel(interaction,
+                              _("Cancelled: choose a row on the board to start again."))
         else:
-            raise UnknownAction(f"This Graps control is no longer in use ({action!r}).")
+            raise UnknownAction(_("This Graps control is no longer in use ({action}).")
+                                .format(action=repr(action)))
 
     def _row_picker(self, table: Table[GrapsState], row_text: str) -> tuple[str, discord.ui.View]:
         """The private message with one button per legal cell of the row chosen."""
         state = table.state
         face = state.face_to_place
-        row = small_number(row_text, "row", SIZE)
+        row = small_number(row_text, _("row"), SIZE)
         cells = state.legal_cells_by_row().get(row, [])
         if face is None or not cells:
-            raise IllegalMove(f"no legal cell on row {row_text} now")
+            raise IllegalMove(N_("no legal cell on row {row} now"), row=row_text)
         view = discord.ui.View(timeout=None)
         for index, cell in enumerate(cells):
             view.add_item(GameButton(table.id, table.ply, "place", str(cell),
                                      label=str(cell), emoji=FACE_EMOJI[face.value],
                                      style=discord.ButtonStyle.primary,
                                      row=index // BUTTONS_PER_ROW))
-        view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
+        view.add_item(GameButton(table.id, table.ply, "cancel", "", label=_("Cancel"),
                                  emoji="✖️", style=discord.ButtonStyle.secondary,
                                  row=(len(cells) - 1) // BUTTONS_PER_ROW + 1))
-        content = (f"**Row {row}**: place your {FACE_EMOJI[face.value]} {face.value} on which "
-                   "cell? (The green diamonds on the board are the legal cells.)")
+        template = (
+            _("**Row {row}**: place your {emoji} grape on which cell? (The green diamonds on "
+              "the board are the legal cells.)") if face.value == "grape" else
+            _("**Row {row}**: place your {emoji} blank on which cell? (The green diamonds on "
+              "the board are the legal cells.)"))
+        content = template.format(row=row, emoji=FACE_EMOJI[face.value])
         return content, view
 
     # -- typing ---------------------------------------------------------------------------

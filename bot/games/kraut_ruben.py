@@ -8,7 +8,7 @@ button under every board (so a player with closed DMs is never stuck).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -24,7 +24,6 @@ from bot.games.base import (
     PrivateNote,
     Table,
     Turn,
-    plural,
     seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
@@ -34,17 +33,16 @@ from engines.kraut_ruben import (
     FIXED_POINTS,
     HIGH_PLUS_POINTS,
     LOW_PLUS_POINTS,
-    MINUS_POINTS,
     KrautRubenGameRecord,
     KrautRubenState,
     Phase,
     Place,
     PlayMole,
     Take,
-    Tile,
     parse_bed,
     parse_notation,
 )
+from i18n import N_, _, ngettext
 from storage import MoveKind, NewMove
 
 TILE_EMOJI = {
@@ -52,6 +50,39 @@ TILE_EMOJI = {
     "dandelion": "🌼", "snail": "🐌", "mole": "🕳️",
 }
 """One emoji per tile in texts (the picture draws each tile with its own icon and letter)."""
+
+TILE_NAMES = {
+    "tomato": N_("tomato"), "asparagus": N_("asparagus"), "carrot": N_("carrot"),
+    "lettuce": N_("lettuce"), "clover": N_("clover"), "dandelion": N_("dandelion"),
+    "snail": N_("snail"), "mole": N_("mole"),
+}
+"""Each tile's name, alone (`drawn: carrot`)."""
+
+TILE_A = {
+    "tomato": N_("a tomato"), "asparagus": N_("an asparagus"), "carrot": N_("a carrot"),
+    "lettuce": N_("a lettuce"), "clover": N_("a clover"), "dandelion": N_("a dandelion"),
+    "snail": N_("a snail"), "mole": N_("a mole"),
+}
+"""Each tile with its indefinite article."""
+
+TILE_THE = {
+    "tomato": N_("the tomato"), "asparagus": N_("the asparagus"), "carrot": N_("the carrot"),
+    "lettuce": N_("the lettuce"), "clover": N_("the clover"), "dandelion": N_("the dandelion"),
+    "snail": N_("the snail"), "mole": N_("the mole"),
+}
+"""Each tile with its definite article."""
+
+TILE_COUNTED: dict[str, Callable[[int], str]] = {
+    "tomato": lambda n: ngettext("{n} tomato", "{n} tomatoes", n),
+    "asparagus": lambda n: ngettext("{n} asparagus", "{n} asparagus", n),
+    "carrot": lambda n: ngettext("{n} carrot", "{n} carrots", n),
+    "lettuce": lambda n: ngettext("{n} lettuce", "{n} lettuces", n),
+    "clover": lambda n: ngettext("{n} clover", "{n} clovers", n),
+    "dandelion": lambda n: ngettext("{n} dandelion", "{n} dandelions", n),
+    "snail": lambda n: ngettext("{n} snail", "{n} snails", n),
+    "mole": lambda n: ngettext("{n} mole", "{n} moles", n),
+}
+"""`3 tomatoes`, `1 snail` (score lines)."""
 
 ROLE_MARK = {"main": "🎯", "high": "⬆️", "low": "↗️", "minus": "⬇️", "fixed": "•"}
 SELECT_LIMIT = 25
@@ -64,14 +95,16 @@ MAIN_COUNTS = ("0", "1", "2", "3", "4", "5", "6+")
 """The columns of the scoring table: how many main vegetables a garden shows."""
 
 
-def scoring_table() -> str:
-    """The contract scoring table, aligned in a code block (for `/rules`)."""
+def scoring_table(labels: Sequence[str] = ("main veg.", "high plus", "low plus")) -> str:
+    """The contract scoring table, aligned in a code block (written out in `rules`, where a
+    test checks it against the engine's points; `labels` name its three rows)."""
+    width = max(11, max(len(label) for label in labels) + 1)
 
     def row(name: str, cells: Sequence[object]) -> str:
-        return f"{name:<11}" + "".join(f"{cell!s:>3}" for cell in cells)
+        return f"{name:<{width}}" + "".join(f"{cell!s:>3}" for cell in cells)
 
-    return "\n".join(["```", row("main veg.", MAIN_COUNTS), row("high plus", HIGH_PLUS_POINTS),
-                      row("low plus", LOW_PLUS_POINTS), "```"])
+    return "\n".join(["```", row(labels[0], MAIN_COUNTS), row(labels[1], HIGH_PLUS_POINTS),
+                      row(labels[2], LOW_PLUS_POINTS), "```"])
 
 
 Group = tuple[str, list[str]]
@@ -115,31 +148,68 @@ def _clip(text: str, limit: int = LABEL_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def tile_name(tile: str | None) -> str:
+    """A tile's name alone (`carrot`), in the current language."""
+    return _(TILE_NAMES[tile]) if tile in TILE_NAMES else _("tile")
+
+
 def tile_words(tile: str | None, article: str = "a") -> str:
-    """`🥕 a carrot` (`an asparagus`), or `a tile` when unknown."""
-    if not tile:
-        return "a tile"
-    if article == "a" and tile[0] in "aeiou":
-        article = "an"
-    return f"{TILE_EMOJI.get(tile, '')} {article} {tile}".strip()
+    """`🥕 a carrot` (`an asparagus`; `the carrot` with article "the"), or `a tile` when
+    unknown, in the current language."""
+    if not tile or tile not in TILE_NAMES:
+        return _("the tile") if article == "the" else _("a tile")
+    words = _(TILE_THE[tile]) if article == "the" else _(TILE_A[tile])
+    return f"{TILE_EMOJI.get(tile, '')} {words}".strip()
+
+
+def counted(tile: str, count: int) -> str:
+    """`3 tomatoes`, `1 snail`, in the current language."""
+    if tile in TILE_COUNTED:
+        return TILE_COUNTED[tile](count).format(n=count)
+    return f"{count} {tile}"
+
+
+def points_text(points: float) -> str:
+    """`1 point`, `-3 points`, `2.5 points`, in the current language."""
+    return ngettext("{n} point", "{n} points", int(abs(points))).format(n=f"{points:g}")
+
+
+def and_list(names: Sequence[str]) -> str:
+    """`Alice`, `Alice and Bob`, `Alice, Bob and Carol`, in the current language."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
 def contract_lines(contract: Mapping[str, Any]) -> list[str]:
     """A contract card in words: main, high, low and minus vegetables with their points."""
     high = " ".join(str(p) for p in contract["high_points"])
     low = " ".join(str(p) for p in contract["low_points"])
-    fixed = " · ".join(f"{TILE_EMOJI[str(t)]} {t} {p:+d}" if p else f"{TILE_EMOJI[str(t)]} {t} 0"
+    fixed = " · ".join(f"{TILE_EMOJI[str(t)]} {tile_name(str(t))} {p:+d}" if p
+                       else f"{TILE_EMOJI[str(t)]} {tile_name(str(t))} 0"
                        for t, p in FIXED_POINTS.items())
-    main = contract["main"]
+    main, plus, minor, minus = (contract[key] for key in ("main", "high", "low", "minus"))
     return [
-        f"🎯 Main: {TILE_EMOJI[main]} **{main}** — scores nothing; how many the garden shows "
-        "(0, 1, 2, 3, 4, 5, 6+) picks the column below.",
-        f"⬆️ High plus: {TILE_EMOJI[contract['high']]} **{contract['high']}** — each: {high}",
-        f"↗️ Low plus: {TILE_EMOJI[contract['low']]} **{contract['low']}** — each: {low}",
-        f"⬇️ Minus: {TILE_EMOJI[contract['minus']]} **{contract['minus']}** — "
-        f"{contract['minus_points']} each",
-        f"Every contract: {fixed}. Only the top tile of a bed counts.",
+        _("🎯 Main: {emoji} **{tile}** — scores nothing; how many the garden shows "
+          "(0, 1, 2, 3, 4, 5, 6+) picks the column below.").format(
+            emoji=TILE_EMOJI[main], tile=tile_name(main)),
+        _("⬆️ High plus: {emoji} **{tile}** — each: {points}").format(
+            emoji=TILE_EMOJI[plus], tile=tile_name(plus), points=high),
+        _("↗️ Low plus: {emoji} **{tile}** — each: {points}").format(
+            emoji=TILE_EMOJI[minor], tile=tile_name(minor), points=low),
+        _("⬇️ Minus: {emoji} **{tile}** — {points} each").format(
+            emoji=TILE_EMOJI[minus], tile=tile_name(minus), points=contract["minus_points"]),
+        _("Every contract: {fixed}. Only the top tile of a bed counts.").format(fixed=fixed),
     ]
+
+
+def score_line_text(line: Mapping[str, Any], column: int) -> str:
+    """One line of a garden's score (`3 carrots × 2 = 6`), from the engine's figures."""
+    tiles = counted(str(line["tile"]), int(line["count"]))
+    if line["role"] == "main":
+        return _("{tiles}: main vegetable, column {column}").format(tiles=tiles, column=column)
+    return _("{tiles} × {each} = {points}").format(tiles=tiles, each=line["each"],
+                                                   points=line["points"])
 
 
 class KrautRubenUI(GameUI[KrautRubenState]):
@@ -147,11 +217,11 @@ class KrautRubenUI(GameUI[KrautRubenState]):
     answers privately."""
 
     game_id = "kraut_ruben"
-    pitch = (
+    pitch = N_(
         "Plant vegetables in shared gardens to fulfil a secret contract; claim your garden, "
         "send snails to spoil the others."
     )
-    rules = (
+    rules = N_(
         "**Material.** 85 tiles in a bag (tomatoes, asparagus, carrots, lettuces, clover, "
         "dandelions, snails), one garden per player plus one, each 3×4 beds.\n"
         "**Your secret contract** names a main vegetable, two vegetables that score (more or "
@@ -166,10 +236,16 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         "first. Two players: 5 gardens, 2 each, scored one by one.\n"
         "**Scoring** (only the top tile of each bed counts). Each plus vegetable scores, per "
         "tile, by how many main vegetables the garden shows:\n"
-        + scoring_table() + "\n"
-        f"The main vegetable itself scores 0, the minus vegetable {MINUS_POINTS} each, clover "
-        f"+{FIXED_POINTS[Tile.CLOVER]}, snail {FIXED_POINTS[Tile.SNAIL]}, dandelion and mole 0."
+        "```\n"
+        "main veg.    0  1  2  3  4  5 6+\n"
+        "high plus    2  3  4  3  2  1  0\n"
+        "low plus     1  2  3  2  1  0  0\n"
+        "```\n"
+        "The main vegetable itself scores 0, the minus vegetable -2 each, clover "
+        "+1, snail -1, dandelion and mole 0."
     )
+    """The rules (written out whole to be translated; a test checks the table and points
+    against the engine's)."""
 
     def _who(self, table: Table[KrautRubenState], seat: int) -> str:
         return f"{self.seat_badge(seat)} **{table.names[seat]}**"
@@ -180,10 +256,12 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         state = table.state
         parts = []
         if state.options["match_games"] > 1:
-            parts.append(f"game {state.game_number} of {state.options['match_games']}")
-        parts.append(f"bag: {state.bag_count} tiles")
+            parts.append(_("game {number} of {games}").format(
+                number=state.game_number, games=state.options["match_games"]))
+        parts.append(ngettext("bag: {n} tile", "bag: {n} tiles", state.bag_count).format(
+            n=state.bag_count))
         if state.drawn_tile is not None:
-            parts.append(f"drawn: {state.drawn_tile}")
+            parts.append(_("drawn: {tile}").format(tile=tile_name(str(state.drawn_tile))))
         return " · ".join(parts)
 
     def result_text(self, table: Table[KrautRubenState], result: Result) -> str:
@@ -193,14 +271,24 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         scores = result.scores
         others = " · ".join(f"{names[s]} {scores[s]:g}" for s in range(len(names))
                             if s not in result.winners)
-        winners = " and ".join(names[s] for s in result.winners)
+        winners = and_list([names[s] for s in result.winners])
         best = scores[result.winners[0]]
+        points = points_text(best)
         if result.reason == EndReason.MATCH_TOTAL:
-            verb = "share the match" if len(result.winners) > 1 else "wins the match"
-            return f"🏆 {winners} {verb} with {best:g} points over three games ({others})."
+            if len(result.winners) > 1:
+                text = _("🏆 {winners} share the match with {points} over three games "
+                         "({others}).")
+            else:
+                text = _("🏆 {winners} wins the match with {points} over three games "
+                         "({others}).")
+            return text.format(winners=winners, points=points, others=others)
         tied = [s for s in range(len(names)) if scores[s] == best]
-        tie = " — tie broken: took a garden first" if len(tied) > 1 else ""
-        return f"🏆 {winners} wins with {best:g} points ({others}){tie}."
+        if len(tied) > 1:
+            text = _("🏆 {winners} wins with {points} ({others}) — tie broken: took a garden "
+                     "first.")
+        else:
+            text = _("🏆 {winners} wins with {points} ({others}).")
+        return text.format(winners=winners, points=points, others=others)
 
     def describe(self, table: Table[KrautRubenState], move: NewMove) -> str:
         return self._line(table, move, None) or ""
@@ -210,6 +298,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         lines: list[str] = []
         drawn: str | None = None
         dealt = False
+        # The line saying a player draws (its index, who): the tile drawn completes it.
+        drawing: tuple[int, str] | None = None
         for move in moves:
             if move.kind is MoveKind.CHANCE:
                 if move.move.startswith("contract:"):
@@ -218,20 +308,24 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                         dealt = True
                         if state.game_number > 1 and state.records:
                             done = state.records[-1]["game_number"]
-                            lines.append(f"🏁 Game {done} of {state.options['match_games']} "
-                                         "is over: the scores are below.")
-                        lines.append(f"🎴 Contracts dealt for game {state.game_number}: each "
-                                     "player got theirs privately (by DM, or with **My "
-                                     "contract**).")
+                            lines.append(_("🏁 Game {number} of {games} is over: the scores "
+                                           "are below.").format(
+                                number=done, games=state.options["match_games"]))
+                        lines.append(_("🎴 Contracts dealt for game {number}: each player got "
+                                       "theirs privately (by DM, or with **My contract**).")
+                                     .format(number=state.game_number))
                 elif move.move.startswith("draw:"):
                     drawn = move.move.split(":", 1)[1]
-                    if lines and lines[-1].endswith("draws from the bag…"):
-                        lines[-1] = lines[-1].replace("draws from the bag…",
-                                                      f"drew {tile_words(drawn)}.")
+                    if drawing is not None and drawing[0] == len(lines) - 1:
+                        lines[-1] = _("{who} drew {tile}.").format(
+                            who=drawing[1], tile=tile_words(drawn))
+                    drawing = None
                 continue
             line = self._line(table, move, drawn)
             if line:
                 lines.append(line)
+                if move.seat is not None and move.move.strip().lower() == "draw":
+                    drawing = (len(lines) - 1, self._who(table, move.seat))
         return lines
 
     def _line(self, table: Table[KrautRubenState], move: NewMove, drawn: str | None) -> str | None:
@@ -239,7 +333,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         if move.seat is None:
             if move.move.startswith("contract:"):
                 return None
-            return f"🎲 {tile_words(move.move.split(':', 1)[1])} comes out of the bag."
+            return _("🎲 {tile} comes out of the bag.").format(
+                tile=tile_words(move.move.split(":", 1)[1]))
         who = self._who(table, move.seat)
         event = seat_event_text(who, move)
         if event is not None:
@@ -249,32 +344,38 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         try:
             parsed = parse_notation(move.move)
         except ValueError:
-            return f"{who} played `{move.move}`."
+            return _("{who} played `{move}`.").format(who=who, move=move.move)
         text = str(parsed)
         if text == "draw":
-            return f"{who} draws from the bag…"
+            return _("{who} draws from the bag…").format(who=who)
         if text == "end":
-            return f"{who} ends the turn without taking a garden."
+            return _("{who} ends the turn without taking a garden.").format(who=who)
         if text == "discard":
-            return (f"{who} cannot place {tile_words(drawn, 'the')} anywhere: "
-                    "it is discarded (forced).")
+            return _("{who} cannot place {tile} anywhere: it is discarded (forced).").format(
+                who=who, tile=tile_words(drawn, "the"))
         if isinstance(parsed, Take):
             if forced:
-                return (f"{who} **had to take garden {parsed.garden}** (no other garden is left "
-                        "for them to claim in time).")
-            return f"{who} **takes garden {parsed.garden}** as theirs."
+                return _("{who} **had to take garden {garden}** (no other garden is left for "
+                         "them to claim in time).").format(who=who, garden=parsed.garden)
+            return _("{who} **takes garden {garden}** as theirs.").format(
+                who=who, garden=parsed.garden)
         if not isinstance(parsed, Place | PlayMole):
-            return f"{who} played `{move.move}`."
+            return _("{who} played `{move}`.").format(who=who, move=move.move)
         garden, bed = parsed.garden, parsed.bed
         stack = state.gardens[garden - 1][parse_bed(str(bed)).index]
         tile = stack[-1] if stack else drawn
-        covered = f", covering {tile_words(stack[-2])}" if len(stack) > 1 else ""
-        only = " (the only place it could go)" if forced else ""
-        where = f"garden {garden}, bed {bed}"
+        covered = _(", covering {tile}").format(tile=tile_words(stack[-2])) \
+            if len(stack) > 1 else ""
+        only = _(" (the only place it could go)") if forced else ""
+        where = _("garden {garden}, bed {bed}").format(garden=garden, bed=bed)
         if isinstance(parsed, PlayMole):
-            return f"{who} plays their mole {TILE_EMOJI['mole']} on {where}{covered}{only}."
-        verb = "sends" if tile == "snail" else "plants"
-        return f"{who} {verb} {tile_words(tile, 'the')} on {where}{covered}{only}."
+            text = _("{who} plays their mole {emoji} on {where}{covered}{only}.")
+        elif tile == "snail":
+            text = _("{who} sends {tile} on {where}{covered}{only}.")
+        else:
+            text = _("{who} plants {tile} on {where}{covered}{only}.")
+        return text.format(who=who, emoji=TILE_EMOJI["mole"], tile=tile_words(tile, "the"),
+                           where=where, covered=covered, only=only)
 
     # -- the board -------------------------------------------------------------------------
 
@@ -283,26 +384,27 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         sid, ply = table.id, table.ply
         items: list[BoardItem] = []
         if (state.phase is Phase.CHOOSE and state.must_take()) or state.phase is Phase.TAKE:
-            buttons = [GameButton(sid, ply, "take", str(g), label=f"Take garden {g}",
+            buttons = [GameButton(sid, ply, "take", str(g),
+                                  label=_("Take garden {garden}").format(garden=g),
                                   emoji="🏡", style=discord.ButtonStyle.success)
                        for g in state.takeable_gardens()]
             if state.can_end_turn():
-                buttons.append(GameButton(sid, ply, "end", label="End turn", emoji="⏭️",
+                buttons.append(GameButton(sid, ply, "end", label=_("End turn"), emoji="⏭️",
                                           style=discord.ButtonStyle.secondary))
             for index, button in enumerate(buttons):
                 button.item.row = index // 5
                 items.append(button)
         elif state.phase is Phase.CHOOSE:
             if state.can_draw():
-                items.append(GameButton(sid, ply, "draw", label="Draw a tile", emoji="🎒",
+                items.append(GameButton(sid, ply, "draw", label=_("Draw a tile"), emoji="🎒",
                                         style=discord.ButtonStyle.primary, row=0))
             if state.can_play_mole():
-                items.append(GameButton(sid, ply, "mole", label="Play my mole",
+                items.append(GameButton(sid, ply, "mole", label=_("Play my mole"),
                                         emoji=TILE_EMOJI["mole"],
                                         style=discord.ButtonStyle.secondary, row=0))
         elif state.phase is Phase.PLACE:
             items += self._placement_items(table)
-        items.append(GameButton(sid, None, "contract", label="My contract", emoji="📜",
+        items.append(GameButton(sid, None, "contract", label=_("My contract"), emoji="📜",
                                 style=discord.ButtonStyle.secondary, row=4))
         return items
 
@@ -323,7 +425,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         if all(len(choices) == 1 for choices in gardens.values()) \
                 or len(groups) > SELECT_LIMIT:
             return self._garden_buttons(table, "place", "garden", gardens)
-        return [self._bed_select(table, "place", groups, f"Where does the {tile} go?")]
+        placeholder = _("Where does {tile} go?").format(tile=tile_words(tile, "the"))
+        return [self._bed_select(table, "place", groups, placeholder)]
 
     def _garden_buttons(self, table: Table[KrautRubenState], play: str, ask: str,
                         gardens: Mapping[int, Sequence[Group]]) -> list[BoardItem]:
@@ -344,17 +447,19 @@ class KrautRubenUI(GameUI[KrautRubenState]):
     def _garden_label(self, table: Table[KrautRubenState], garden: int) -> tuple[str, str]:
         state = table.state
         owner = state.owners[garden - 1]
-        whose = f"{table.names[owner]}'s" if owner is not None else "no owner yet"
+        whose = _("{name}'s").format(name=table.names[owner]) if owner is not None \
+            else _("no owner yet")
         empty = len(state.empty_beds(garden))
-        return f"Garden {garden}", f"{whose} · {plural(empty, 'empty bed')}"
+        beds = ngettext("{n} empty bed", "{n} empty beds", empty).format(n=empty)
+        return _("Garden {garden}").format(garden=garden), f"{whose} · {beds}"
 
     def _garden_select(self, table: Table[KrautRubenState], action: str, gardens: Sequence[int],
                        placeholder: str) -> GameSelect:
         options = []
         for garden in gardens:
             label, description = self._garden_label(table, garden)
-            options.append(discord.SelectOption(label=label, value=str(garden),
-                                                description=description[:100]))
+            options.append(discord.SelectOption(label=_clip(label, 100), value=str(garden),
+                                                description=_clip(description, 100)))
         return GameSelect(table.id, table.ply, action, options=options,
                           placeholder=placeholder, row=0)
 
@@ -364,19 +469,22 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         saying what lies there now."""
         state = table.state
         options = []
-        for _, moves in groups:
+        for _key, moves in groups:
             parsed = parse_notation(moves[0])
             if not isinstance(parsed, Place | PlayMole):
                 continue
             garden, bed = parsed.garden, parsed.bed
             top = state.top(garden, bed)
-            here = f"covers {tile_words(str(top))}" if top else "an empty bed"
+            here = _("covers {tile}").format(tile=tile_words(str(top))) if top \
+                else _("an empty bed")
             owner = state.owners[garden - 1]
-            whose = f" · {table.names[owner]}'s garden" if owner is not None else ""
-            alike = f" · {len(moves)} alike" if len(moves) > 1 else ""
+            whose = _(" · {name}'s garden").format(name=table.names[owner]) \
+                if owner is not None else ""
+            alike = _(" · {n} alike").format(n=len(moves)) if len(moves) > 1 else ""
             options.append(discord.SelectOption(
-                label=_clip(f"Garden {garden} · {here}"), value=moves[0],
-                description=f"bed {bed}{alike}{whose}"[:100]))
+                label=_clip(_("Garden {garden} · {here}").format(garden=garden, here=here)),
+                value=moves[0],
+                description=_clip(_("bed {bed}").format(bed=bed) + alike + whose, 100)))
         return GameSelect(table.id, table.ply, action, options=options,
                           placeholder=placeholder, row=0)
 
@@ -410,25 +518,28 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         elif action in ("placebed", "molebed"):
             await play_from_panel(interaction, table, values[0], act.ply)
         elif action == "cancel":
-            await close_panel(interaction, "Cancelled: use the board's controls to choose again.")
+            await close_panel(interaction,
+                              _("Cancelled: use the board's controls to choose again."))
         else:
-            raise UnknownAction(f"This Kraut & Rüben control is no longer in use ({action!r}).")
+            raise UnknownAction(_("This Kraut & Rüben control is no longer in use "
+                                  "({action}).").format(action=repr(action)))
 
     def _choices(self, table: Table[KrautRubenState], action: str, chosen: str) -> list[Group]:
         """The distinct choices behind a garden button or the mole: grouped placements."""
         state = table.state
         if action == "garden":
-            garden = small_number(chosen, "garden", len(state.gardens))
+            garden = small_number(chosen, N_("garden"), len(state.gardens))
             moves = [f"{garden}{bed}" for bed in state.placement_beds(garden)]
             if not moves:
-                raise Refusal(f"No bed of garden {garden} can take this tile.")
+                raise Refusal(_("No bed of garden {garden} can take this tile.").format(
+                    garden=garden))
             return placement_groups(moves, state)
         targets = [str(m) for m in state.mole_targets()] if state.can_play_mole() else []
         if action == "molegarden":
-            garden = small_number(chosen, "garden", len(state.gardens))
+            garden = small_number(chosen, N_("garden"), len(state.gardens))
             targets = [t for t in targets if _garden_of(t) == garden]
         if not targets:
-            raise Refusal("Your mole has nowhere to dig now.")
+            raise Refusal(_("Your mole has nowhere to dig now."))
         return placement_groups(targets, state)
 
     def _single_choice(self, table: Table[KrautRubenState], action: str,
@@ -446,18 +557,24 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         groups = self._choices(table, action, chosen)
         if action == "garden":
             tile = str(state.drawn_tile)
-            content = (f"{tile_words(tile, 'Your')}: which tile of **garden {chosen}** does it "
-                       f"cover? ({len(groups)} choices)")
-            view.add_item(self._bed_select(table, "placebed", groups, "Cover which tile?"))
+            content = ngettext(
+                "{emoji} Your {tile}: which tile of **garden {garden}** does it cover? "
+                "({n} choice)",
+                "{emoji} Your {tile}: which tile of **garden {garden}** does it cover? "
+                "({n} choices)", len(groups)).format(
+                emoji=TILE_EMOJI.get(tile, ""), tile=tile_name(tile), garden=chosen,
+                n=len(groups)).strip()
+            view.add_item(self._bed_select(table, "placebed", groups, _("Cover which tile?")))
         elif len(groups) <= SELECT_LIMIT:
-            content = (f"{TILE_EMOJI['mole']} Your mole covers a tile for good (once per "
-                       "game): choose which.")
-            view.add_item(self._bed_select(table, "molebed", groups, "Cover which tile?"))
+            content = _("{emoji} Your mole covers a tile for good (once per game): choose "
+                        "which.").format(emoji=TILE_EMOJI["mole"])
+            view.add_item(self._bed_select(table, "molebed", groups, _("Cover which tile?")))
         else:
-            content = f"{TILE_EMOJI['mole']} Your mole: first choose a garden."
+            content = _("{emoji} Your mole: first choose a garden.").format(
+                emoji=TILE_EMOJI["mole"])
             view.add_item(self._garden_select(table, "molegarden", state.mole_gardens(),
-                                              "Choose a garden…"))
-        view.add_item(GameButton(table.id, table.ply, "cancel", label="Cancel", emoji="✖️",
+                                              _("Choose a garden…")))
+        view.add_item(GameButton(table.id, table.ply, "cancel", label=_("Cancel"), emoji="✖️",
                                  style=discord.ButtonStyle.secondary, row=1))
         return content, view
 
@@ -465,8 +582,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                              table: Table[KrautRubenState]) -> None:
         seat = table.record.seat_of(interaction.user.id)
         if seat is None:
-            raise NotAPlayer(f"You are not playing in {table.title}: contracts are secret "
-                             "until the end of the game.")
+            raise NotAPlayer(_("You are not playing in {game}: contracts are secret until the "
+                               "end of the game.").format(game=table.title))
         await interaction.response.send_message(self.contract_text(table, seat),
                                                 ephemeral=True)
 
@@ -475,17 +592,28 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         view = table.state.view(seat)
         contract = view["your_contract"]
         if contract is None:
-            return "Your contract has not been dealt yet."
-        game = (f", game {view['game_number']} of {view['match_games']}"
+            return _("Your contract has not been dealt yet.")
+        game = (_(", game {number} of {games}").format(number=view["game_number"],
+                                                       games=view["match_games"])
                 if view["match_games"] > 1 else "")
-        lines = [f"📜 **Your secret contract: No. {contract['number']}** — {table.title} "
-                 f"(#{table.id}{game})", *contract_lines(contract), "",
-                 "**What each garden would score for you now:**"]
+        lines = [_("📜 **Your secret contract: No. {number}** — {game_title} (#{id}{game})")
+                 .format(number=contract["number"], game_title=table.title, id=table.id,
+                         game=game),
+                 *contract_lines(contract), "",
+                 _("**What each garden would score for you now:**")]
         for garden, points in zip(view["gardens"], view["your_garden_points"] or [], strict=True):
             owner = garden["owner"]
-            mark = " ← yours" if owner == seat else (
-                f" ({table.names[owner]}'s)" if owner is not None else "")
-            lines.append(f"Garden {garden['number']}: **{points}** points{mark}")
+            if owner == seat:
+                text = ngettext("Garden {garden}: **{n}** point ← yours",
+                                "Garden {garden}: **{n}** points ← yours", abs(points))
+            elif owner is not None:
+                text = ngettext("Garden {garden}: **{n}** point ({name}'s)",
+                                "Garden {garden}: **{n}** points ({name}'s)", abs(points))
+            else:
+                text = ngettext("Garden {garden}: **{n}** point",
+                                "Garden {garden}: **{n}** points", abs(points))
+            lines.append(text.format(garden=garden["number"], n=points,
+                                     name=table.names[owner] if owner is not None else ""))
         return "\n".join(lines)
 
     # -- after the board --------------------------------------------------------------------
@@ -522,8 +650,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
     @staticmethod
     def no_dm_text(user_id: int) -> str:
         """Said in the thread when a member's contract could not be sent by DM."""
-        return (f"<@{user_id}>, I could not DM you: use the **My contract** button under the "
-                "board to see your contract.")
+        return _("<@{user}>, I could not DM you: use the **My contract** button under the "
+                 "board to see your contract.").format(user=user_id)
 
     def score_embed(self, table: Table[KrautRubenState], summary: Mapping[str, Any],
                     state: KrautRubenState) -> discord.Embed:
@@ -531,7 +659,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         names = table.names
         match = state.options["match_games"]
         number = summary["game_number"]
-        title = (f"🏁 Game {number} of {match} — scores" if match > 1 else "🏁 Final scores")
+        title = (_("🏁 Game {number} of {games} — scores").format(number=number, games=match)
+                 if match > 1 else _("🏁 Final scores"))
         players = summary["players"]
         best = max(p["total"] for p in players)
         leaders = [p["seat"] for p in players if p["total"] == best]
@@ -542,38 +671,46 @@ class KrautRubenUI(GameUI[KrautRubenState]):
             contract = player["contract"]
             lines = []
             if contract:
-                lines.append(f"Contract No. {contract['number']}: main {contract['main']}, "
-                             f"high {contract['high']}, low {contract['low']}, "
-                             f"minus {contract['minus']}")
+                lines.append(_("Contract No. {number}: main {main}, high {high}, low {low}, "
+                               "minus {minus}").format(
+                    number=contract["number"], main=tile_name(contract["main"]),
+                    high=tile_name(contract["high"]), low=tile_name(contract["low"]),
+                    minus=tile_name(contract["minus"])))
             for number_ in player["gardens"]:
                 score = gardens[number_]["score"]
                 if not score:
                     continue
-                lines.append(f"**Garden {number_}** — {score['total']} points")
+                lines.append(_("**Garden {garden}** — {points}").format(
+                    garden=number_, points=points_text(score["total"])))
                 lines += [f"{ROLE_MARK.get(line['role'], '•')} "
-                          f"{TILE_EMOJI.get(line['tile'], '')} {line['text']}"
+                          f"{TILE_EMOJI.get(line['tile'], '')} "
+                          f"{score_line_text(line, score['column'])}"
                           for line in score["lines"]]
             if not player["gardens"]:
-                lines.append("No garden: 0 points.")
+                lines.append(_("No garden: 0 points."))
             if player["cup"]:
-                lines.append(f"🏆 The cup (first to take a garden): +{player['cup']}")
-            name = f"{self.seat_badge(seat)} {names[seat]} — {player['total']} points"
-            embed.add_field(name=name[:256], value="\n".join(lines)[:1024] or "—", inline=False)
+                lines.append(_("🏆 The cup (first to take a garden): +{points}").format(
+                    points=player["cup"]))
+            name = f"{self.seat_badge(seat)} {names[seat]} — {points_text(player['total'])}"
+            embed.add_field(name=_clip(name, 256), value=_clip("\n".join(lines), 1024) or "—",
+                            inline=False)
         spare = [g["number"] for g in summary["gardens"] if g["owner"] is None]
         notes = []
         if spare:
-            notes.append(f"Garden {', '.join(map(str, spare))} had no owner and scores for "
-                         "nobody.")
+            notes.append(ngettext("Garden {gardens} had no owner and scores for nobody.",
+                                  "Gardens {gardens} had no owner and score for nobody.",
+                                  len(spare)).format(gardens=", ".join(map(str, spare))))
         if match > 1:
             totals = state.match_totals() if state.is_over() else [
                 sum(r["players"][s]["total"] for r in state.records[:number])
                 for s in range(len(names))]
-            notes.append("**Match totals:** " + " · ".join(
-                f"{self.seat_badge(s)} {names[s]} {totals[s]}" for s in range(len(names))))
+            notes.append(_("**Match totals:** {totals}").format(totals=" · ".join(
+                f"{self.seat_badge(s)} {names[s]} {totals[s]}" for s in range(len(names)))))
         else:
             result = state.result()
             winner = result.winners[0] if result else leaders[0]
-            notes.append(f"**Winner: {self.seat_badge(winner)} {names[winner]}**")
+            notes.append(_("**Winner: {badge} {name}**").format(
+                badge=self.seat_badge(winner), name=names[winner]))
         embed.description = "\n".join(notes)
         return embed
 

@@ -9,20 +9,31 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, plural
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
 from engines.qawale import Direction, QawaleMove, QawaleState, parse_notation, path_cells
+from i18n import N_, _, ngettext
 from storage import MoveKind, NewMove
 
-PEBBLE_WORDS = {"n": "neutral", "0": "🔵", "1": "🟠"}
+PEBBLE_WORDS = {"n": N_("neutral"), "0": "🔵", "1": "🟠"}
+"""How a pebble is named in texts: a word for the neutral one (translate it with
+`pebble_word`), its seat's colour for a player's."""
 ARROWS = {Direction.N: "⬆️", Direction.S: "⬇️", Direction.W: "⬅️", Direction.E: "➡️"}
+DIRECTION_LABELS = {Direction.N: N_("North"), Direction.S: N_("South"),
+                    Direction.W: N_("West"), Direction.E: N_("East")}
+"""The direction buttons' labels (the notation letters N, S, E, W never change)."""
 PREVIEW_FILENAME = "preview.png"
 SELECT_LIMIT = 25
 """Discord's limit of options in one select."""
 LABEL_LIMIT = 100
 """Discord's limit on a select option's label and description."""
+
+
+def pebble_word(pebble: str) -> str:
+    """A pebble in the current language: `neutral`, or its seat's colour."""
+    return _(PEBBLE_WORDS[pebble]) if pebble == "n" else PEBBLE_WORDS[pebble]
 
 
 def _clip(text: str, limit: int = LABEL_LIMIT) -> str:
@@ -71,11 +82,11 @@ class QawaleUI(GameUI[QawaleState]):
     buttons, Undo, Confirm."""
 
     game_id = "qawale"
-    pitch = (
+    pitch = N_(
         "Drop a pebble on a stack, sow the whole stack across the board, show four of your "
         "colour in a line."
     )
-    rules = (
+    rules = N_(
         "**Board.** 4×4 cells, columns a–d, rows 1–4. Two neutral (beige) pebbles on each "
         "corner to start. Each player has 8 pebbles.\n"
         "**Your turn.**\n"
@@ -93,15 +104,18 @@ class QawaleUI(GameUI[QawaleState]):
 
     def status(self, table: Table[QawaleState]) -> str:
         stocks = table.state.stocks
-        return " · ".join(f"{self.seat_badges[s]} {table.names[s]}: {plural(n, 'pebble')} left"
-                          for s, n in enumerate(stocks))
+        return " · ".join(
+            ngettext("{badge} {name}: {n} pebble left", "{badge} {name}: {n} pebbles left", n)
+            .format(badge=self.seat_badges[s], name=table.names[s], n=n)
+            for s, n in enumerate(stocks))
 
     def result_text(self, table: Table[QawaleState], result: Result) -> str:
         if result.reason == EndReason.LINE:
             winner = result.winners[0]
-            return f"{table.names[winner]} wins with four {self.seat_badges[winner]} in a line!"
+            return _("{name} wins with four {badge} in a line!").format(
+                name=table.names[winner], badge=self.seat_badges[winner])
         if result.reason == EndReason.DRAW:
-            return "Draw: all 16 pebbles are placed and nobody showed a line."
+            return _("Draw: all 16 pebbles are placed and nobody showed a line.")
         return super().result_text(table, result)
 
     def describe(self, table: Table[QawaleState], move: NewMove) -> str:
@@ -109,9 +123,14 @@ class QawaleUI(GameUI[QawaleState]):
             return super().describe(table, move)
         parsed = parse_notation(move.move)
         steps = " ".join(ARROWS[d] for d in parsed.path)
-        return (f"{self.seat_badge(move.seat)} **{table.names[move.seat]}** put a pebble on "
-                f"**{parsed.cell}** and sowed {plural(len(parsed.path), 'step')}: {steps} "
-                f"(`{move.move}`)")
+        count = len(parsed.path)
+        return ngettext(
+            "{badge} **{name}** put a pebble on **{cell}** and sowed {n} step: {steps} "
+            "(`{move}`)",
+            "{badge} **{name}** put a pebble on **{cell}** and sowed {n} steps: {steps} "
+            "(`{move}`)", count,
+        ).format(badge=self.seat_badge(move.seat), name=table.names[move.seat],
+                 cell=parsed.cell, n=count, steps=steps, move=move.move)
 
     # -- the board ----------------------------------------------------------------
 
@@ -120,19 +139,24 @@ class QawaleUI(GameUI[QawaleState]):
         cells = state.stack_cells()
         if len(cells) == 1:  # never a menu of one entry
             return [GameButton(table.id, table.ply, "stack", str(cells[0]),
-                               label=f"Sow {cells[0]}", emoji="🪨",
+                               label=_("Sow {cell}").format(cell=cells[0]), emoji="🪨",
                                style=discord.ButtonStyle.primary, row=0)]
         options = []
         for cell in cells:
             stack = state.stacks[cell]
-            top = PEBBLE_WORDS[stack[-1]]
+            top = pebble_word(stack[-1])
+            height, steps = len(stack), len(stack) + 1
             options.append(discord.SelectOption(
-                label=f"{cell}: {plural(len(stack), 'pebble')}, top {top}",
+                label=_clip(ngettext("{cell}: {n} pebble, top {top}",
+                                     "{cell}: {n} pebbles, top {top}", height)
+                            .format(cell=cell, n=height, top=top)),
                 value=str(cell),
-                description=f"Add yours, then sow {plural(len(stack) + 1, 'step')}",
+                description=_clip(ngettext("Add yours, then sow {n} step",
+                                           "Add yours, then sow {n} steps", steps)
+                                  .format(n=steps)),
             ))
         return [GameSelect(table.id, table.ply, "stack", options=options,
-                           placeholder="Choose a stack to sow…", row=0)]
+                           placeholder=_("Choose a stack to sow…"), row=0)]
 
     # -- the composer ----------------------------------------------------------------
 
@@ -157,9 +181,10 @@ class QawaleUI(GameUI[QawaleState]):
             await play_from_panel(interaction, table, arg, act.ply)
         elif action == "cancel":
             await close_panel(interaction,
-                              "Move cancelled: pick a stack on the board to start again.")
+                              _("Move cancelled: pick a stack on the board to start again."))
         else:
-            raise UnknownAction(f"This Qawale control is no longer in use ({action!r}).")
+            raise UnknownAction(_("This Qawale control is no longer in use ({action}).")
+                                .format(action=repr(action)))
 
     def _partial(self, table: Table[QawaleState], text: str) -> QawaleMove:
         """Read a partial sowing, check each step so far is legal, and take every step that
@@ -167,10 +192,12 @@ class QawaleUI(GameUI[QawaleState]):
         state = table.state
         move = parse_notation(text)
         if not state.stacks[move.cell]:
-            raise IllegalMove(f"{move.cell} is empty: a pebble may only go on a stack")
+            raise IllegalMove(N_("{cell} is empty: a pebble may only go on a stack"),
+                              cell=str(move.cell))
         for index, direction in enumerate(move.path):
             if direction not in state.next_steps(QawaleMove(move.cell, move.path[:index])):
-                raise IllegalMove(f"step {index + 1} ({direction.name}) is not possible here")
+                raise IllegalMove(N_("step {step} ({direction}) is not possible here"),
+                                  step=index + 1, direction=direction.name)
         return with_forced_steps(state, move)
 
     def _sowing_select(self, table: Table[QawaleState], move: QawaleMove) -> GameSelect | None:
@@ -184,12 +211,12 @@ class QawaleUI(GameUI[QawaleState]):
         options = []
         for ending in endings:
             steps = "".join(ARROWS[d] for d in ending.path)
-            landing = " · ".join(f"{cell} {PEBBLE_WORDS[pebble]}" for pebble, cell
+            landing = " · ".join(f"{cell} {pebble_word(pebble)}" for pebble, cell
                                  in zip(pebbles, path_cells(ending), strict=True))
             options.append(discord.SelectOption(label=_clip(f"{ending} {steps}"),
                                                 value=str(ending), description=_clip(landing)))
         return GameSelect(table.id, table.ply, "sow", options=options, row=0,
-                          placeholder="Play a whole sowing at once…")
+                          placeholder=_("Play a whole sowing at once…"))
 
     async def _composer(
         self, table: Table[QawaleState], move: QawaleMove
@@ -200,33 +227,37 @@ class QawaleUI(GameUI[QawaleState]):
         seat = state.current_player
         pebbles = [*state.stacks[move.cell], str(seat)]
         needed, done = len(pebbles), len(move.path)
-        sequence = ", ".join(PEBBLE_WORDS[p] for p in pebbles)
-        lines = [f"**Sowing from {move.cell}**: {plural(needed, 'pebble')}, bottom first: "
-                 f"{sequence}."]
+        sequence = ", ".join(pebble_word(p) for p in pebbles)
+        lines = [ngettext("**Sowing from {cell}**: {n} pebble, bottom first: {sequence}.",
+                          "**Sowing from {cell}**: {n} pebbles, bottom first: {sequence}.",
+                          needed).format(cell=move.cell, n=needed, sequence=sequence)]
         view = discord.ui.View(timeout=None)
         sowings = self._sowing_select(table, move)
         if done < needed:
-            lines.append(f"Step {done + 1} of {needed}: the next pebble is "
-                         f"{PEBBLE_WORDS[pebbles[done]]}. Choose a direction (steps with a "
-                         "single way are taken for you).")
+            lines.append(_("Step {step} of {needed}: the next pebble is {pebble}. Choose a "
+                           "direction (steps with a single way are taken for you).")
+                         .format(step=done + 1, needed=needed, pebble=pebble_word(pebbles[done])))
             if sowings is not None:
-                lines.append("Or pick the whole sowing from the menu: it is played at once.")
+                lines.append(_("Or pick the whole sowing from the menu: it is played at once."))
                 view.add_item(sowings)
         else:
-            lines.append(f"All {needed} steps chosen: **Confirm** to play `{move}`.")
+            lines.append(ngettext("All {n} step chosen: **Confirm** to play `{move}`.",
+                                  "All {n} steps chosen: **Confirm** to play `{move}`.", needed)
+                         .format(n=needed, move=move))
         legal = state.next_steps(move)
         for direction in (Direction.N, Direction.S, Direction.W, Direction.E):
             view.add_item(GameButton(
                 table.id, table.ply, "step", f"{move}{direction.name}",
-                label=direction.word.capitalize(), emoji=ARROWS[direction], row=1,
+                label=_(DIRECTION_LABELS[direction]), emoji=ARROWS[direction], row=1,
                 style=discord.ButtonStyle.primary, disabled=direction not in legal))
         undo = last_choice(state, move)
         view.add_item(GameButton(table.id, table.ply, "step", str(undo or move),
-                                 label="Undo step", emoji="↩️", row=2, disabled=undo is None))
-        view.add_item(GameButton(table.id, table.ply, "play", str(move), label="Confirm",
+                                 label=_("Undo step"), emoji="↩️", row=2,
+                                 disabled=undo is None))
+        view.add_item(GameButton(table.id, table.ply, "play", str(move), label=_("Confirm"),
                                  emoji="✅", style=discord.ButtonStyle.success, row=2,
                                  disabled=done < needed))
-        view.add_item(GameButton(table.id, table.ply, "cancel", "", label="Cancel",
+        view.add_item(GameButton(table.id, table.ply, "cancel", "", label=_("Cancel"),
                                  emoji="✖️", row=2, style=discord.ButtonStyle.secondary))
         png = await table.draw(state.view(seat), str(move), preview=True)
         return "\n".join(lines), view, discord.File(io.BytesIO(png), filename=PREVIEW_FILENAME)

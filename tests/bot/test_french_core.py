@@ -146,7 +146,7 @@ def test_the_pictures_headline_in_french() -> None:
         assert (str(headline), seat) == ("À Bob de jouer", 1)
         assert headline.names == ("Bob",)
         assert str(result_headline({"winners": [0]}, None, None)[0]) == "Joueur 1 gagne !"
-        assert str(result_headline({"winners": [0, 1]}, None, None)[0]) == "Match nul"
+        assert str(result_headline({"winners": [0, 1]}, None, None)[0]) == "Partie nulle"
         assert player_name(None, 2) == "Joueur 3"
     assert str(result_headline(None, 0, ["Ann"])[0]) == "Ann to play"
     assert isinstance(result_headline(None, 0, ["{x}"])[0], Phrase)

@@ -62,7 +62,7 @@ def test_the_gif_has_one_frame_per_position_and_each_differs() -> None:
 
 
 def _fake_render(drawn: list[str | None]):
-    def fake_render(view, highlight=None, *, names=None) -> bytes:
+    def fake_render(view, highlight=None, *, names=None, language=None) -> bytes:
         drawn.append(highlight)
         out = io.BytesIO()
         Image.new("RGB", (40, 40), (60 * len(drawn) % 256, 0, 0)).save(out, format="PNG")

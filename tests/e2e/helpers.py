@@ -44,7 +44,7 @@ async def challenge_and_accept(
 def latest_board(where) -> discord.Message:
     """The last board message posted in a thread or channel."""
     boards = [m for m in where.history()
-              if m.embeds and (m.embeds[0].footer.text or "").startswith("Game #")]
+              if m.embeds and (m.embeds[0].footer.text or "").startswith(("Game #", "Partie #"))]
     assert boards, "no board was posted"
     return boards[-1]
 

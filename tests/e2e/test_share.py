@@ -45,7 +45,7 @@ async def test_sharing_the_rules_of_a_game_that_does_not_exist_is_refused(env, w
     router = env.bot.router
 
     class Interaction:  # what a forged click would reach the router with
-        pass
+        guild_id = world.guild.id
 
     with pytest.raises(Refusal, match="no game called 'chess'"):
         await router.share(Interaction(), ShareRequest("rules", "chess"))

@@ -4,7 +4,9 @@ and goes on (RoboDanny's reminder pattern).
 Timers live in the database, so a restart loses none: the loop simply finds them again. A
 timer stored earlier than the one being waited for wakes the loop (`wake`). A timer is
 dropped once its action ran, so a crash in between fires it again after the restart (at
-least once); actions check that they still apply (the game is at the timer's ply).
+least once); actions check that they still apply (the game is at the timer's ply). Several
+processes on one database share the timers: each claims a due timer before firing it (a
+guarded write), so one fires it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ RETRY_AFTER = timedelta(minutes=1)
 
 MAX_ATTEMPTS = 5
 """...at most this many times in all; then it is logged and dropped."""
+
+CLAIM_LEASE = timedelta(minutes=5)
+"""How long a fired timer is held by the process firing it; if that process dies before the
+action ends, the timer fires again (elsewhere) once this has passed."""
 
 LONGEST_SLEEP = 3600.0
 """Seconds the loop sleeps at most before looking again (a guard against clock jumps)."""
@@ -102,8 +108,10 @@ class TimerLoop:
                 self._until = timer.due_at if delay <= LONGEST_SLEEP else None
                 await self._sleep(min(delay, LONGEST_SLEEP))
             return True
-        await self.fire(timer)
-        return True
+        now = discord.utils.utcnow()
+        if await self.db.claim_timer(timer.id, now, now + CLAIM_LEASE):
+            await self.fire(timer)
+        return True  # claimed by another process: it fires it
 
     async def _sleep(self, seconds: float) -> None:
         self._sleeping = True

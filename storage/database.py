@@ -333,6 +333,16 @@ class Database(ABC):
                                  (game_id,))
         return [_timer(row) for row in rows]
 
+    async def claim_timer(self, timer_id: int, now: datetime, until: datetime) -> bool:
+        """Take a timer that is due at `now` to fire it: its due time moves to `until` (a
+        lease), so no other process fires it meanwhile, and it fires again after `until` if
+        this one never drops it (a crash). False when it is no longer due (another process
+        claimed it first, or it was replaced or dropped)."""
+        written = await self._write(
+            "UPDATE timers SET due_at = ? WHERE id = ? AND due_at <= ?",
+            (until.timestamp(), timer_id, now.timestamp()))
+        return written.rowcount == 1
+
     async def drop_timer(self, timer_id: int) -> bool:
         """Forget a timer once it has fired; False if it was already gone (fired elsewhere)."""
         written = await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))

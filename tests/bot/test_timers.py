@@ -69,3 +69,27 @@ async def test_a_timer_stored_while_the_loop_sleeps_wakes_it(db: Database) -> No
         loop.close()
     remaining = [t.event for t in await db.timers_of(game.id)]
     assert remaining == [TimerEvent.HALF_TIME]
+
+
+async def test_two_processes_sharing_the_timers_fire_a_due_one_once(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first, second = await Database.open(url), await Database.open(url)
+    try:
+        game = await new_game(first)
+        await first.add_timer(game.id, NewTimer(TimerEvent.TIMEOUT, now(), 0, 1))
+        fired: list[str] = []
+
+        def action(name: str):
+            async def act(timer: Timer) -> None:
+                fired.append(name)
+                await asyncio.sleep(0.01)  # Discord takes a moment
+            return act
+
+        loops = [TimerLoop(first, {TimerEvent.TIMEOUT: action("first")}),
+                 TimerLoop(second, {TimerEvent.TIMEOUT: action("second")})]
+        await asyncio.gather(*(loop.run_once() for loop in loops))
+        assert len(fired) == 1
+        assert await first.next_timer() is None
+    finally:
+        await first.close()
+        await second.close()

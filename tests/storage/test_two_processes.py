@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from engines import GAMES
-from storage import Database, MoveKind, NewMove, Seat, StaleGame
+from storage import Database, MoveKind, NewMove, NewTimer, Seat, StaleGame, TimerEvent
 
 NOW = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 
@@ -48,3 +48,26 @@ async def test_migrations_run_once_when_two_processes_start_together(database_ur
     finally:
         for db in opened:
             await db.close()
+
+
+async def test_a_due_timer_is_claimed_by_one_process_only(database_url: str) -> None:
+    first = await Database.open(database_url)
+    second = await Database.open(database_url)
+    try:
+        state = GAMES["qawale"].new_state(2).dump()
+        game = await first.create_game(
+            game="qawale", guild_id=1, channel_id=5, parent_id=None, now=NOW, rng_seed=1,
+            seats=[Seat(0, 10, "Alice"), Seat(1, 20, "Bob")], options={}, state=state)
+        await first.add_timer(game.id, NewTimer(TimerEvent.TIMEOUT, NOW, 0, 0))
+        [timer] = await second.timers_of(game.id)
+        later = NOW + timedelta(minutes=5)
+        claims = await asyncio.gather(first.claim_timer(timer.id, NOW, later),
+                                      second.claim_timer(timer.id, NOW, later))
+        assert sorted(claims) == [False, True]
+        [held] = await first.timers_of(game.id)
+        assert held.due_at == later  # if its process dies, it fires again after the lease
+        assert not await second.claim_timer(timer.id, NOW + timedelta(minutes=1), later)
+        assert await second.claim_timer(timer.id, later, later + timedelta(minutes=5))
+    finally:
+        await first.close()
+        await second.close()

@@ -27,7 +27,7 @@ ALLOWED: dict[str, set[str]] = {
 
 BOT_LAYERS: list[set[str]] = [
     {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock",
-     "bot.painter"},
+     "bot.painter", "bot.copy_database"},
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
     {"bot.components"},
     {"bot.games.base"},

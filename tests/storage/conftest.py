@@ -8,25 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from storage import Database
-from tests.postgres_server import fresh_database, postgres_bin, postgres_server
+from tests.postgres_server import fresh_database
 
 BACKENDS = ("sqlite", "postgresql")
-
-
-@pytest.fixture(scope="session")
-def postgres_admin() -> Iterator[str]:
-    """The URL of a running throwaway PostgreSQL server's admin database."""
-    if postgres_bin() is None:
-        pytest.skip("PostgreSQL is not installed here (Debian: apt-get install postgresql), "
-                    "so the PostgreSQL backend is not tested")
-    with postgres_server() as url:
-        yield url
 
 
 @pytest.fixture(params=BACKENDS)

@@ -1,0 +1,95 @@
+"""Moving a bot's SQLite database to PostgreSQL: everything copied, every game replays."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+
+from bot.copy_database import main
+from bot.games import GAME_UIS
+from bot.ratings import rate_game
+from bot.sessions import SessionManager
+from storage import GLOBAL_SCOPE, Database
+from tests.bot.fakes import ALICE, BOB, FakePublisher, new_game
+from tests.postgres_server import fresh_database
+
+
+@pytest.fixture(autouse=True)
+def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board picture does not matter here: skip the rendering."""
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: b"png")
+
+
+@pytest.fixture
+def postgres_url(postgres_admin: str) -> str:
+    """An empty PostgreSQL database."""
+    return asyncio.run(fresh_database(postgres_admin, f"t_{uuid.uuid4().hex}"))
+
+
+async def played_database(path: Path) -> str:
+    """A SQLite database with a running game, a finished (rated) one and a clock's timers."""
+    url = f"sqlite:///{path}"
+    db = await Database.open(url, rater=rate_game)
+    sessions = SessionManager(db, GAME_UIS, FakePublisher())
+    running = await sessions.start(await new_game(db, clock="daily"))
+    for _ in range(3):
+        seat = running.state.current_player
+        await running.play(running.record.user_at(seat), str(running.state.legal_moves()[0]))
+    finished = await sessions.start(await new_game(db, "graps"))
+    await finished.resign(ALICE)
+    await db.set_dm_reminders(BOB, False)
+    sessions.close()
+    await db.close()
+    return url
+
+
+async def test_a_sqlite_database_moves_to_postgresql_and_every_game_replays(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = await played_database(tmp_path / "bot.db")
+
+    assert await asyncio.to_thread(main, [source, postgres_url]) == 0
+
+    said = capsys.readouterr().out
+    assert "2 games" in said and "replay identically" in said
+    copy = await Database.open(postgres_url)
+    try:
+        original = await Database.open(source)
+        for game_id in (1, 2):
+            assert await copy.moves(game_id) == await original.moves(game_id)
+            assert (await copy.get_game(game_id)).state == (await original.get_game(game_id)).state
+        assert await copy.timers_of(1) == await original.timers_of(1)
+        assert await copy.leaderboard("graps", GLOBAL_SCOPE, offset=0, limit=5) == \
+            await original.leaderboard("graps", GLOBAL_SCOPE, offset=0, limit=5)
+        assert not await copy.dm_reminders(BOB)
+        third = await new_game(copy)  # new ids follow the copied ones
+        assert third.id == 3
+        await original.close()
+    finally:
+        await copy.close()
+
+
+async def test_a_copy_into_a_database_that_holds_games_is_refused(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = await played_database(tmp_path / "bot.db")
+    assert await asyncio.to_thread(main, [source, postgres_url]) == 0
+    assert await asyncio.to_thread(main, [source, postgres_url]) == 2
+    assert "already holds games" in capsys.readouterr().err
+
+
+async def test_a_move_log_that_does_not_lead_to_the_stored_position_fails_the_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = await played_database(tmp_path / "bot.db")
+    broken = await Database.open(source)
+    other = await broken.get_game(2)  # a Graps position stored as game 1's
+    await broken._write("UPDATE games SET state = ? WHERE id = 1", (json.dumps(other.state),))
+    await broken.close()
+    target = f"sqlite:///{tmp_path / 'copy.db'}"
+    assert await asyncio.to_thread(main, [source, target]) == 1
+    assert "do not lead to its stored position" in capsys.readouterr().err

@@ -82,7 +82,7 @@ class LudothequeTree(app_commands.CommandTree[discord.Client]):
         return True
 
 
-class Ludotheque(commands.Bot):
+class Ludotheque(commands.AutoShardedBot):
     """The bot. Built by `create_bot()`; connects only when run."""
 
     db: Database
@@ -99,7 +99,9 @@ class Ludotheque(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         # No privileged intent: slash commands and components carry everything we need.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=LudothequeTree)
+                         help_command=None, tree_cls=LudothequeTree,
+                         shard_count=settings.shard_count,
+                         shard_ids=list(settings.shard_ids or range(settings.shard_count)))
         self.settings = settings
         self.tree.error(on_app_command_error)
         self._resumed = False
@@ -169,7 +171,7 @@ class Ludotheque(commands.Bot):
         if self._resumed:
             return
         self._resumed = True
-        count = await self.sessions.resume_all()
+        count = await self.sessions.resume_all(owns=self.settings.owns)
         self.timers.start()  # after resuming: a timeout acts on a current board
         log.info("Ludothèque ready as %s; %d running game(s) resumed", self.user, count)
         # Ratings of games finished before the ratings table existed, in small batches: the

@@ -38,11 +38,20 @@ class Settings:
     and locked; None keeps it open."""
     render_workers: int = 0
     """Processes that draw board pictures; 0 draws in a thread (tests, tiny bots)."""
+    shard_count: int = 1
+    """Discord shards of the whole bot (over every process)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs; None: all of them."""
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True when this process runs the shard of a server (direct messages: shard 0)."""
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return self.shard_ids is None or shard in self.shard_ids
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS,
-        RENDER_WORKERS and ARCHIVE_AFTER_MINUTES."""
+        RENDER_WORKERS, ARCHIVE_AFTER_MINUTES, SHARD_COUNT and SHARD_IDS."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -57,6 +66,8 @@ class Settings:
         if archive and not archive.isdigit():
             raise ValueError("ARCHIVE_AFTER_MINUTES must be a number of minutes (0 keeps "
                              f"finished threads open), not {archive!r}")
+        shard_count, shard_ids = _shards(env.get("SHARD_COUNT", "").strip(),
+                                         env.get("SHARD_IDS", "").strip())
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -68,4 +79,20 @@ class Settings:
                            timedelta(minutes=int(archive)) if int(archive) else None),
             # Drawing is most of a move's CPU: every core draws.
             render_workers=int(painters) if painters else os.cpu_count() or 2,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def _shards(count: str, ids: str) -> tuple[int, tuple[int, ...] | None]:
+    """SHARD_COUNT (default 1) and SHARD_IDS (`0,1`; default: every shard), checked."""
+    if count and (not count.isdigit() or int(count) < 1):
+        raise ValueError(f"SHARD_COUNT must be a number of shards (1 or more), not {count!r}")
+    total = int(count) if count else 1
+    if not ids:
+        return total, None
+    parts = [part.strip() for part in ids.split(",")]
+    if not all(part.isdigit() and int(part) < total for part in parts):
+        raise ValueError(f"SHARD_IDS must list shard numbers below SHARD_COUNT ({total}), "
+                         f"separated by commas, not {ids!r}")
+    return total, tuple(sorted({int(part) for part in parts}))

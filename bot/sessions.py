@@ -928,12 +928,14 @@ class SessionManager:
             session.schedule_ai()
         return session
 
-    async def resume_all(self) -> int:
+    async def resume_all(self, owns: Callable[[int | None], bool] = lambda guild_id: True
+                         ) -> int:
         """After a start: play any automatic step left pending, post every board that is
         behind the stored position (a crash between a move's store and its board), start
         clocks and let the AI move. Only the games that need one of these are loaded; the
         others load at their next click."""
-        records = await self.db.games_to_resume()
+        records = [record for record in await self.db.games_to_resume()
+                   if owns(record.guild_id)]  # another process runs the other shards
         for record in records:
             session = await self.get(record.id)
             if session is None:

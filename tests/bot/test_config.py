@@ -149,3 +149,17 @@ def test_python_m_bot_on_a_bad_database_exits_with_one_line_instead_of_hanging(
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "not a SQLite database" in lines[0], done.stderr
+
+
+def test_shards_are_read_and_a_process_owns_the_servers_of_its_shards() -> None:
+    assert (Settings.from_env({}).shard_count, Settings.from_env({}).shard_ids) == (1, None)
+    settings = Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "1"})
+    assert (settings.shard_count, settings.shard_ids) == (2, (1,))
+    on_shard_1 = 1 << 22  # Discord puts a server on shard (id >> 22) % count
+    assert settings.owns(on_shard_1) and not settings.owns(2 << 22)
+    assert not settings.owns(None)  # direct messages go to shard 0
+    assert Settings.from_env({}).owns(2 << 22)
+    for bad in ({"SHARD_COUNT": "0"}, {"SHARD_COUNT": "2", "SHARD_IDS": "2"},
+                {"SHARD_IDS": "a"}):
+        with pytest.raises(ValueError, match="SHARD_"):
+            Settings.from_env(bad)

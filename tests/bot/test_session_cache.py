@@ -85,3 +85,18 @@ async def test_a_start_loads_only_the_games_that_need_something_done(
     assert stale.id in restarted and ai_game.id in restarted
     assert (await restarted.get(waiting.id)) is not None  # loads on demand
     restarted.close()
+
+
+async def test_a_process_resumes_only_the_games_of_its_own_shards(
+    db: Database, publisher: FakePublisher
+) -> None:
+    first = manager(db, publisher)
+    stale = await first.start(await new_game(db))
+    await db.set_board_message(stale.id, stale.record.board_message_id, None)
+    other_process = manager(db, publisher)
+    assert await other_process.resume_all(owns=lambda guild_id: guild_id != 1) == 0
+    assert stale.id not in other_process
+    mine = manager(db, publisher)
+    assert await mine.resume_all(owns=lambda guild_id: guild_id == 1) == 1
+    assert stale.id in mine
+    mine.close()

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any, Final
@@ -720,10 +720,13 @@ class ChallengeService:
 
     # -- expiry ------------------------------------------------------------------------
 
-    async def resume(self) -> None:
-        """Rebuild the expiry timers of pending challenges (after a start)."""
+    async def resume(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> None:
+        """Rebuild the expiry timers of pending challenges (after a start); only those of
+        servers `owns` (another process runs the other shards). Expiring is a guarded write,
+        so a challenge two processes both watch still expires once."""
         for challenge in await self.db.pending_challenges():
-            self._schedule(challenge)
+            if owns(challenge.guild_id):
+                self._schedule(challenge)
 
     def _schedule(self, challenge: ChallengeRecord) -> None:
         delay = (challenge.expires_at - utcnow()).total_seconds()

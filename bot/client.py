@@ -7,7 +7,8 @@ and a publisher; cogs get services; components get the router through `RoutingCl
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import discord
 from discord import app_commands
@@ -25,7 +26,7 @@ from bot.deadlines import DeadlineService
 from bot.games import GAME_UIS
 from bot.languages import Languages
 from bot.painter import Painter, ProcessPainter, ThreadPainter
-from bot.publisher import DiscordPublisher
+from bot.publisher import DiscordPublisher, Publisher
 from bot.ratings import rate_game
 from bot.records import RecordsService
 from bot.replies import Interaction, on_app_command_error, speak_to, tell
@@ -82,6 +83,37 @@ class LudothequeTree(app_commands.CommandTree[discord.Client]):
         return True
 
 
+@dataclass
+class Services:
+    """Everything one bot process runs besides its Discord connection."""
+
+    thinker: Thinker
+    painter: Painter
+    languages: Languages
+    sessions: SessionManager
+    challenges: ChallengeService
+    records: RecordsService
+    deadlines: DeadlineService
+    timers: TimerLoop
+
+
+def build_services(db: Database, publisher: Publisher, settings: Settings,
+                   preferred_locale: Callable[[int], str | None]) -> Services:
+    """Wire a process's services to its database and its way of talking to Discord."""
+    thinker = ProcessThinker(settings.ai_workers) if settings.ai_workers else ThreadThinker()
+    painter = (ProcessPainter(settings.render_workers) if settings.render_workers
+               else ThreadPainter())
+    languages = Languages(db, preferred_locale)
+    sessions = SessionManager(db, GAME_UIS, publisher, thinker, painter=painter,
+                              languages=languages, archive_after=settings.archive_after)
+    challenges = ChallengeService(db, sessions, GAME_UIS, publisher, languages)
+    deadlines = DeadlineService(db, sessions, publisher)
+    timers = TimerLoop(db, deadlines.actions(), settings.shards)
+    sessions.timers_changed = timers.wake
+    return Services(thinker, painter, languages, sessions, challenges,
+                    RecordsService(db, GAME_UIS), deadlines, timers)
+
+
 class Ludotheque(commands.AutoShardedBot):
     """The bot. Built by `create_bot()`; connects only when run."""
 
@@ -115,21 +147,12 @@ class Ludotheque(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Open storage, build the services, register commands and components, sync, resume."""
         self.db = await Database.open(self.settings.database_url, rater=rate_game)
-        publisher = DiscordPublisher(self)
-        self.thinker = (ProcessThinker(self.settings.ai_workers) if self.settings.ai_workers
-                        else ThreadThinker())
-        self.painter = (ProcessPainter(self.settings.render_workers)
-                        if self.settings.render_workers else ThreadPainter())
-        self.languages = Languages(self.db, self._preferred_locale)
-        self.sessions = SessionManager(self.db, GAME_UIS, publisher, self.thinker,
-                                       painter=self.painter, languages=self.languages,
-                                       archive_after=self.settings.archive_after)
-        self.challenges = ChallengeService(self.db, self.sessions, GAME_UIS, publisher,
-                                           self.languages)
-        self.records = RecordsService(self.db, GAME_UIS)
-        self.deadlines = DeadlineService(self.db, self.sessions, publisher)
-        self.timers = TimerLoop(self.db, self.deadlines.actions())
-        self.sessions.timers_changed = self.timers.wake
+        services = build_services(self.db, DiscordPublisher(self), self.settings,
+                                  self._preferred_locale)
+        self.thinker, self.painter = services.thinker, services.painter
+        self.languages, self.sessions = services.languages, services.sessions
+        self.challenges, self.records = services.challenges, services.records
+        self.deadlines, self.timers = services.deadlines, services.timers
         self._router = Router(self.sessions, self.challenges, self.records)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
@@ -139,7 +162,7 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(PlayerSettings(self.deadlines, self.languages))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
-        await self.challenges.resume()
+        await self.challenges.resume(owns=self.settings.owns)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id is not None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
-from storage import DEFAULT_DATABASE_URL
+from storage import DEFAULT_DATABASE_URL, Shards
 
 TOKEN_HELP = """\
 No DISCORD_TOKEN is set, so Ludothèque cannot connect to Discord.
@@ -43,10 +43,14 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs; None: all of them."""
 
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs."""
+        return Shards(self.shard_count, self.shard_ids)
+
     def owns(self, guild_id: int | None) -> bool:
         """True when this process runs the shard of a server (direct messages: shard 0)."""
-        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
-        return self.shard_ids is None or shard in self.shard_ids
+        return self.shards.owns(guild_id)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -58,6 +58,8 @@ class Router:
             return
         if session.is_over:
             raise Refusal(session.over_text())
+        if action.ply is not None:
+            await session.catch_up(action.ply)
         if action.ply is not None and action.ply != session.ply:
             if session.board_behind:  # never send the player back to an outdated board
                 await session.mend_board()

@@ -587,6 +587,13 @@ class GameSession:
         if timers:
             self.timers_changed(_earliest(timers))
 
+    async def catch_up(self, ply: int) -> None:
+        """A control was drawn for `ply`, beyond what this process knows: another process
+        (sharing the database) played since this one loaded the game, so read it again."""
+        if ply > self.ply:
+            async with self.lock:
+                await self._reload()
+
     async def _reload(self) -> None:
         fresh = await self.db.get_game(self.id)
         if fresh is not None:

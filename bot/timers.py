@@ -5,8 +5,9 @@ Timers live in the database, so a restart loses none: the loop simply finds them
 timer stored earlier than the one being waited for wakes the loop (`wake`). A timer is
 dropped once its action ran, so a crash in between fires it again after the restart (at
 least once); actions check that they still apply (the game is at the timer's ply). Several
-processes on one database share the timers: each claims a due timer before firing it (a
-guarded write), so one fires it.
+processes on one database each fire only the timers of their own shards' games, and claim a
+due timer before firing it (a guarded write), so even two processes running the same shard
+for a moment (a rolling restart) fire it once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from datetime import datetime, timedelta
 
 import discord
 
-from storage import Database, Timer, TimerEvent
+from storage import ALL_SHARDS, Database, Shards, Timer, TimerEvent
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +47,12 @@ class TimerLoop:
     sleep short so that an earlier timer is not missed.
     """
 
-    def __init__(self, db: Database, actions: Mapping[TimerEvent, Action]) -> None:
+    def __init__(self, db: Database, actions: Mapping[TimerEvent, Action],
+                 shards: Shards = ALL_SHARDS) -> None:
         self.db = db
         self.actions = actions
+        self.shards = shards
+        """Only the timers of games on these shards' servers: each process drives its own."""
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._until: datetime | None = None
@@ -99,7 +103,7 @@ class TimerLoop:
         """Fire the earliest timer if it is due, else sleep until it is; False when none is
         left (the loop ends until `wake`)."""
         self._changed = False  # before reading: a timer stored meanwhile sets it again
-        timer = await self.db.next_timer()
+        timer = await self.db.next_timer(self.shards)
         if timer is None:
             return False
         delay = (timer.due_at - discord.utils.utcnow()).total_seconds()

@@ -20,6 +20,7 @@ from storage.errors import (
 )
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
+    ALL_SHARDS,
     GLOBAL_SCOPE,
     ChallengeRecord,
     ChallengeStatus,
@@ -31,6 +32,7 @@ from storage.models import (
     NewTimer,
     RatingRow,
     Seat,
+    Shards,
     Timer,
     TimerEvent,
 )
@@ -39,6 +41,7 @@ from storage.sql import Executor, Row, Transaction, Values, Written
 from storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase, sqlite_path
 
 __all__ = [
+    "ALL_SHARDS",
     "BUSY_TIMEOUT_MS",
     "DEFAULT_DATABASE_URL",
     "GLOBAL_SCOPE",
@@ -62,6 +65,7 @@ __all__ = [
     "RatingRow",
     "Row",
     "Seat",
+    "Shards",
     "SqliteDatabase",
     "StaleGame",
     "StorageBusy",

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from storage.errors import DatabaseUnusable
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
+    ALL_SHARDS,
     GLOBAL_SCOPE,
     TURN_EVENTS,
     ChallengeRecord,
@@ -32,6 +33,7 @@ from storage.models import (
     NewTimer,
     RatingRow,
     Seat,
+    Shards,
     Timer,
     TimerEvent,
 )
@@ -365,9 +367,15 @@ class Database(ABC):
 
         return await self.write(write)
 
-    async def next_timer(self) -> Timer | None:
-        """The timer due first, or None when there is none."""
-        rows = await self._fetch("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+    async def next_timer(self, shards: Shards = ALL_SHARDS) -> Timer | None:
+        """The timer due first among the games of servers on `shards`, or None."""
+        if shards.ids is None:
+            rows = await self._fetch("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+        else:
+            condition, params = shards.condition("g.guild_id")
+            rows = await self._fetch(
+                f"""SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id
+                    WHERE {condition} ORDER BY t.due_at, t.id LIMIT 1""", params)
         return _timer(rows[0]) if rows else None
 
     async def timers_of(self, game_id: int) -> list[Timer]:

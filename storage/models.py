@@ -61,6 +61,39 @@ TURN_EVENTS = (TimerEvent.HALF_TIME, TimerEvent.LAST_CALL, TimerEvent.TIMEOUT)
 """The timers of one turn: a new turn replaces them."""
 
 
+SHARD_SHIFT = 22
+"""Discord puts a server on shard (server id >> 22) % shard count, direct messages on 0."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one bot process runs, out of `count` (`ids` None: all of them)."""
+
+    count: int = 1
+    ids: tuple[int, ...] | None = None
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True when a server (None: direct messages) is on one of these shards."""
+        if self.ids is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> SHARD_SHIFT) % self.count
+        return shard in self.ids
+
+    def condition(self, guild_column: str) -> tuple[str, list[int]]:
+        """A SQL condition (and its parameters) true for the rows of servers on these shards;
+        the same on SQLite and PostgreSQL (integer division, no bit shift on NULL)."""
+        if self.ids is None:
+            return "1 = 1", []
+        marks = ", ".join("?" for _ in self.ids)
+        shard = (f"CASE WHEN {guild_column} IS NULL THEN 0 "
+                 f"ELSE ({guild_column} / {1 << SHARD_SHIFT}) % ? END")
+        return f"{shard} IN ({marks})", [self.count, *self.ids]
+
+
+ALL_SHARDS = Shards()
+"""One process running every shard (the default)."""
+
+
 @dataclass(frozen=True)
 class Timer:
     """A stored timer: `event` for `game_id` once `due_at` has passed, if still at `ply`."""

@@ -62,9 +62,10 @@ def composer_path(message: discord.Message) -> str:
     return (confirm.custom_id or "").split(":play:", 1)[1]
 
 
-async def play_with_components(actor, board: discord.Message, move: str) -> None:
-    """Play a Qawale move with the stack menu and the direction buttons only (the composer
-    takes the steps that have a single legal direction by itself)."""
+async def compose(actor, board: discord.Message, move: str) -> discord.Message:
+    """Build a Qawale move in its private composer, up to (not including) Confirm, with the
+    stack menu and the direction buttons only (the composer takes the steps that have a
+    single legal direction by itself); the composer's message."""
     parsed = parse_notation(move)
     composer = await actor.select(board, [str(parsed.cell)])
     assert composer.ephemeral, composer.response.content
@@ -73,7 +74,12 @@ async def play_with_components(actor, board: discord.Message, move: str) -> None
         taken = len(built.split(":", 1)[1]) if ":" in built else 0
         step = await actor.click(message, label=parsed.path[taken].word.capitalize())
         message = step.response.message
-    confirmed = await actor.click(message, label="Confirm")
+    return message
+
+
+async def play_with_components(actor, board: discord.Message, move: str) -> None:
+    """Play a Qawale move with the controls only: compose it, then Confirm."""
+    confirmed = await actor.click(await compose(actor, board, move), label="Confirm")
     assert "Played" in confirmed.response.content, confirmed.response.content
 
 

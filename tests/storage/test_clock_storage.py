@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from storage import Database, MoveKind, NewMove, NewTimer, StaleGame, TimerEvent
+from engines import GAMES
+from storage import Database, MoveKind, NewMove, NewTimer, Seat, Shards, StaleGame, TimerEvent
 from tests.storage.test_database import NOW, _new_game
 
 
@@ -88,3 +89,23 @@ async def test_dm_reminders_are_on_until_a_member_turns_them_off(db: Database) -
     assert not await db.dm_reminders(100)
     await db.set_dm_reminders(100, True)
     assert await db.dm_reminders(100)
+
+
+async def test_a_process_finds_only_the_timers_of_its_own_shards_servers(db: Database) -> None:
+    state = GAMES["qawale"].new_state(2)
+    games = {}
+    for shard in (0, 1):  # a real server id: a timestamp above bit 22, its shard below
+        guild = (1_300_000_000_000 << 22) + (shard << 22)
+        games[shard] = await db.create_game(
+            game="qawale", guild_id=guild, channel_id=10 + shard, parent_id=5,
+            seats=[Seat(0, 100, "Alice"), Seat(1, 200, "Bob")], options={}, rng_seed=42,
+            state=state.dump(), now=NOW)
+    assert Shards(2, (1,)).owns(games[1].guild_id) and not Shards(2, (1,)).owns(games[0].guild_id)
+    await db.add_timer(games[0].id, NewTimer(TimerEvent.TIMEOUT, NOW, 0, 0))
+    await db.add_timer(games[1].id, NewTimer(TimerEvent.TIMEOUT, NOW + timedelta(hours=1), 0, 0))
+    first, second = await db.next_timer(Shards(2, (0,))), await db.next_timer(Shards(2, (1,)))
+    assert first is not None and first.game_id == games[0].id
+    assert second is not None and second.game_id == games[1].id
+    both = await db.next_timer(Shards(2, (0, 1)))
+    assert both is not None and both.game_id == games[0].id
+    assert await db.next_timer(Shards(4, (3,))) is None

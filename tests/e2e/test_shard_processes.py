@@ -6,6 +6,7 @@ when it starts again."""
 from __future__ import annotations
 
 import asyncio
+import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Future
@@ -29,8 +30,10 @@ from tests.e2e.helpers import (
     play_with_components,
     said,
     simultaneously,
+    the_bot,
 )
 from tests.e2e.processes import STEP_TIMEOUT, BotProcess, Table
+from tests.e2e.test_ai_games import GAMES, play_against_the_ai
 from tests.e2e.test_qawale_game import WINNING_GAME
 from tests.postgres_server import fresh_database
 
@@ -241,4 +244,35 @@ def test_two_shard_processes_play_at_once_and_a_killed_one_resumes_its_games(
         assert board.count("**") >= 8 and "**4.**" in board, board
     finally:
         for process in (first, second):
+            process.stop()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_plays_to_the_end_on_two_shard_processes_at_once(
+    database_url: str, quick_boards: None, game: str
+) -> None:
+    processes = [BotProcess("first", database_url, 0), BotProcess("second", database_url, 1)]
+    try:
+        for process in processes:
+            process.start()
+        tables = {process: process.open_table() for process in processes}
+
+        def whole_game(process: BotProcess) -> Callable[[], Awaitable[int]]:
+            async def play() -> int:
+                env, table = process.env, tables[process]
+                assert env is not None
+                await table.alice.slash(table.channel, "challenge", game=game,
+                                        opponent=the_bot(env, table), level="easy")
+                session = await process.bot.sessions.in_channel(table.channel.threads[-1].id)
+                assert session is not None
+                await play_against_the_ai(env, session, table.channel.threads[-1], table.alice,
+                                          random.Random(f"{game}-{process.name}"))
+                return session.id
+            return play
+
+        games = at_once(*((process, whole_game(process)) for process in processes))
+        for process, game_id in zip(processes, games, strict=True):
+            assert stored_game(process, game_id)[0] is GameStatus.FINISHED
+    finally:
+        for process in processes:
             process.stop()

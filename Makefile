@@ -22,7 +22,7 @@ run: $(STAMP) .env
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n auto --cov=bot --cov-branch --cov-report=term:skip-covered --cov-fail-under=90
+	$(BIN)/python -m pytest -n auto --dist worksteal --cov=bot --cov-branch --cov-report=term:skip-covered --cov-fail-under=90
 
 # Translations (docs/translating.md): extract the marked strings, merge them into both
 # catalogues (English is filled from the source), and compile them (the bot also compiles

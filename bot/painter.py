@@ -10,6 +10,8 @@ no player waits for a game's palette to be chosen.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import itertools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -36,11 +38,40 @@ class Painter(Protocol):
         ...
 
 
+RELEASE_EVERY = 100
+"""Pictures a worker draws between two hand-backs of freed memory to the system: glibc keeps
+the heap pages a picture freed, so a worker would otherwise stay at its busiest size (a
+hand-back takes well under a millisecond)."""
+
+
+def release_memory() -> None:
+    """Give the heap pages freed so far back to the system (glibc's malloc_trim; a no-op
+    where the C library has none)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        return
+
+
 def warm_up() -> None:
     """Draw one board of every game (a worker's first picture of a game chooses its
-    palette, which takes far longer than a board)."""
+    palette, which takes far longer than a board), then let the references' memory go."""
     for game in GAMES.values():
         render(game.new_state(game.min_players).view(None))
+    release_memory()
+
+
+_drawn = itertools.count(1)
+
+
+def draw(view: View, highlight: str | None, *, preview: bool, names: list[str] | None,
+         language: str) -> bytes:
+    """A worker's picture (`renderers.render`); every RELEASE_EVERY pictures, freed memory
+    goes back to the system."""
+    png = render(view, highlight, preview=preview, names=names, language=language)
+    if next(_drawn) % RELEASE_EVERY == 0:
+        release_memory()
+    return png
 
 
 class ProcessPainter:
@@ -57,10 +88,10 @@ class ProcessPainter:
                     names: Sequence[str] | None = None) -> bytes:
         """Draw in a worker process (plain data in, bytes out), in the current language."""
         loop = asyncio.get_running_loop()
-        draw = partial(render, dict(view), highlight, preview=preview,
-                       names=None if names is None else list(names),
-                       language=current_language().value)
-        return await loop.run_in_executor(self._pool, draw)
+        job = partial(draw, dict(view), highlight, preview=preview,
+                      names=None if names is None else list(names),
+                      language=current_language().value)
+        return await loop.run_in_executor(self._pool, job)
 
     def close(self) -> None:
         """Stop the workers without waiting for pictures nobody will see."""

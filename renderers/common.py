@@ -27,6 +27,7 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 from engines.base import CHANCE, Game, ResultDict
 from engines.grid import Cell, Grid
 from i18n import Language, _, current_language, ngettext, use_language
+from renderers.png import palette_png
 
 Colour = str
 """A Pillow colour: "#rrggbb"."""
@@ -906,6 +907,8 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """
     if image.mode == "RGB":
         image = _to_palette(image, palette)
+    if image.mode == "P" and "transparency" not in image.info:
+        return palette_png(image)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Future
 from typing import Any
 
+import discord
 import pytest
 
 from bot.client import Services, build_services
@@ -69,15 +70,24 @@ def another_move(session: GameSession, move: str) -> str:
     return next(str(m) for m in session.state.legal_moves() if str(m) != move)
 
 
-async def test_a_click_after_the_other_process_stored_a_move_is_refused_then_the_game_goes_on(
-    env, world, other_process: Services
-) -> None:
+async def two_moves_ready(env, world, other_process: Services) -> tuple[
+        Any, GameSession, Any, discord.Message, GameSession, str]:
+    """A new game whose first mover composed WINNING_GAME[0] up to Confirm here, and the
+    game as the other process loaded it, with another move for the same player."""
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     mover = actor_for(session, world.alice, world.bob)
     composer = await compose(mover, latest_board(thread), WINNING_GAME[0])
     elsewhere = await other_process.sessions.get(session.id)
     assert elsewhere is not None and elsewhere is not session
-    theirs = another_move(elsewhere, WINNING_GAME[0])
+    return thread, session, mover, composer, elsewhere, another_move(elsewhere,
+                                                                     WINNING_GAME[0])
+
+
+async def test_a_click_after_the_other_process_stored_a_move_is_refused_then_the_game_goes_on(
+    env, world, other_process: Services
+) -> None:
+    thread, session, mover, composer, elsewhere, theirs = await two_moves_ready(
+        env, world, other_process)
     await elsewhere.play(mover.id, theirs)  # stored and announced by the other process
 
     late = await mover.click(composer, label="Confirm")
@@ -113,12 +123,8 @@ async def test_a_board_posted_by_the_other_process_plays_here(
 async def test_a_click_racing_a_move_on_the_other_process_is_played_once(
     env, world, other_process: Services
 ) -> None:
-    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
-    mover = actor_for(session, world.alice, world.bob)
-    composer = await compose(mover, latest_board(thread), WINNING_GAME[0])
-    elsewhere = await other_process.sessions.get(session.id)
-    assert elsewhere is not None
-    theirs = another_move(elsewhere, WINNING_GAME[0])
+    thread, session, mover, composer, elsewhere, theirs = await two_moves_ready(
+        env, world, other_process)
 
     racing = asyncio.ensure_future(elsewhere.play(mover.id, theirs))
     [click] = await simultaneously(env, lambda: mover.click(composer, label="Confirm"))

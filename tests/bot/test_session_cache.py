@@ -3,13 +3,17 @@ and a start loads only the games that need something done."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import timedelta
+
 import pytest
 
 from bot.ai_players import ai_user_id
+from bot.challenges import ChallengeService
 from bot.games import GAME_UIS
 from bot.sessions import SessionManager
 from engines import GAMES
-from storage import Database, Seat
+from storage import ChallengeStatus, Database, Seat
 from tests.bot.fakes import ALICE, BOB, NOW, FakePublisher, manager, new_game
 
 
@@ -100,3 +104,20 @@ async def test_a_process_resumes_only_the_games_of_its_own_shards(
     assert await mine.resume_all(owns=lambda guild_id: guild_id == 1) == 1
     assert stale.id in mine
     mine.close()
+
+
+async def test_a_process_expires_only_the_challenges_of_its_own_shards(
+    db: Database, publisher: FakePublisher
+) -> None:
+    overdue = {guild: await db.create_challenge(
+        game="qawale", guild_id=guild, channel_id=5, challenger_id=ALICE, opponent_ids=[BOB],
+        player_names={ALICE: "Alice", BOB: "Bob"}, options={}, now=NOW - timedelta(hours=1),
+        expires_at=NOW - timedelta(minutes=50)) for guild in (1, 2)}
+    other_process = ChallengeService(db, manager(db, publisher), GAME_UIS, publisher)
+    await other_process.resume(owns=lambda guild_id: guild_id == 2)
+    await asyncio.sleep(0.05)  # an overdue challenge expires at once
+
+    mine, theirs = overdue[2], overdue[1]
+    assert (await db.get_challenge(mine.id)).status is ChallengeStatus.EXPIRED
+    assert (await db.get_challenge(theirs.id)).status is ChallengeStatus.PENDING
+    other_process.cancel_timers()

@@ -50,6 +50,8 @@ class Router:
         session = await self.sessions.get(action.game_id) if plausible(action.game_id) else None
         if session is None:
             raise Refusal(_("This game no longer exists."))
+        if action.ply is not None:
+            await session.catch_up(action.ply)
         if action.action == "rematch":
             await self.challenges.rematch(interaction, action.game_id)
             return
@@ -58,8 +60,6 @@ class Router:
             return
         if session.is_over:
             raise Refusal(session.over_text())
-        if action.ply is not None:
-            await session.catch_up(action.ply)
         if action.ply is not None and action.ply != session.ply:
             if session.board_behind:  # never send the player back to an outdated board
                 await session.mend_board()

@@ -30,7 +30,7 @@ from bench.load import LoopbackDiscord
 from bot.games import GAME_UIS
 from bot.painter import ThreadPainter
 from bot.ratings import rate_game
-from bot.sessions import SESSION_CAPACITY, SessionManager
+from bot.sessions import IDLE_SESSION_SECONDS, SESSION_CAPACITY, SessionManager
 from engines import GAMES
 from storage import Database
 
@@ -80,7 +80,9 @@ async def start_up(path: Path, games: int, rng: random.Random) -> None:
     began = time.perf_counter()
     db = await Database.open(f"sqlite:///{path}", rater=rate_game)
     opened = time.perf_counter()
-    sessions = SessionManager(db, GAME_UIS, LoopbackDiscord(0.0), painter=ThreadPainter())
+    now = [0.0]  # the sessions' clock: moved on by hand below, to let ten minutes pass
+    sessions = SessionManager(db, GAME_UIS, LoopbackDiscord(0.0), painter=ThreadPainter(),
+                              clock=lambda: now[0])
     resumed = await sessions.resume_all()
     ready = time.perf_counter()
     cold = await sessions.get(rng.randrange(resumed + 1, games + 1))
@@ -106,10 +108,16 @@ async def start_up(path: Path, games: int, rng: random.Random) -> None:
     for game_id in range(2001, min(games, 4000) + 1):
         await sessions.get(game_id)
     held = tracemalloc.get_traced_memory()[0] - before
+    kept = len(sessions)
+    now[0] += IDLE_SESSION_SECONDS + 1  # ten minutes without a click...
+    await sessions.get(games)  # ...then one game is played: the idle sessions go
+    idle = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     print(f"memory per live game held in a session: {per_session / 1024:.1f} KiB; "
-          f"{len(sessions)} sessions kept of {games} live games: "
-          f"{held / games / 1024:.2f} KiB per live game on average")
+          f"{kept} sessions kept of {games} live games: "
+          f"{held / games / 1024:.2f} KiB per live game on average; after "
+          f"{IDLE_SESSION_SECONDS / 60:.0f} idle minutes {len(sessions)} kept: "
+          f"{idle / games / 1024:.2f} KiB per live game")
     sessions.close()
     await db.close()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -843,6 +844,10 @@ SESSION_CAPACITY = 1000
 """Sessions kept in memory; past it, the least recently used idle ones are let go (their
 games stay in storage and load again at the next click)."""
 
+IDLE_SESSION_SECONDS = 600.0
+"""A session nobody used for this long is let go too: most live games wait minutes to days
+between moves, a held session costs about 9 KiB, and loading it again takes one read."""
+
 
 class SessionManager:
     """Loads sessions from storage on demand and keeps the recently used ones (one lock per
@@ -853,7 +858,9 @@ class SessionManager:
                  painter: Painter | None = None,
                  languages: Languages | None = None,
                  archive_after: timedelta | None = None,
-                 capacity: int = SESSION_CAPACITY) -> None:
+                 capacity: int = SESSION_CAPACITY,
+                 idle_after: float = IDLE_SESSION_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.db = db
         self.uis = uis
         self.publisher = publisher
@@ -864,8 +871,12 @@ class SessionManager:
         self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
         self.capacity = capacity
+        self.idle_after = idle_after
+        self._clock = clock
         self._sessions: OrderedDict[int, GameSession] = OrderedDict()
         """Game id → session, the least recently used first."""
+        self._used: dict[int, float] = {}
+        """Game id → when its session was last used (`clock` seconds)."""
         self._by_channel: dict[int, int] = {}
         """Channel → the game running there, for the sessions in memory (no read per /move)."""
         self._loading = asyncio.Lock()
@@ -874,7 +885,7 @@ class SessionManager:
         """The session of this game, loaded from storage if needed."""
         session = self._sessions.get(game_id)
         if session is not None:
-            self._sessions.move_to_end(game_id)
+            self._touch(game_id)
             return session
         async with self._loading:  # two first clicks must not build two sessions (two locks)
             session = self._sessions.get(game_id)
@@ -889,7 +900,7 @@ class SessionManager:
         """The session of the game running in this channel or thread."""
         known = self._sessions.get(self._by_channel.get(channel_id, 0))
         if known is not None and not known.is_over:
-            self._sessions.move_to_end(known.id)
+            self._touch(known.id)
             return known
         record = await self.db.running_game_in(channel_id)
         return await self.get(record.id) if record else None
@@ -903,19 +914,34 @@ class SessionManager:
         self._sessions[record.id] = session
         if record.status is GameStatus.RUNNING:
             self._by_channel[record.channel_id] = record.id
-        self._evict()
+        self._touch(record.id)
         return session
 
+    def _touch(self, game_id: int) -> None:
+        """The session was just used: it goes last in line; the ones left idle go."""
+        self._sessions.move_to_end(game_id)
+        self._used[game_id] = self._clock()
+        self._evict()
+
     def _evict(self) -> None:
-        """Let the least recently used idle sessions go while there are too many."""
-        excess = len(self._sessions) - self.capacity
-        if excess <= 0:
-            return
-        idle = [game_id for game_id, session in self._sessions.items() if session.idle]
-        for game_id in idle[:excess]:
-            session = self._sessions.pop(game_id)
-            if self._by_channel.get(session.record.channel_id) == game_id:
-                del self._by_channel[session.record.channel_id]
+        """Let go the idle sessions unused for `idle_after` seconds, and the least recently
+        used idle ones while there are more than `capacity`."""
+        unused_since = self._clock() - self.idle_after
+        leaving: list[int] = []
+        for game_id, session in self._sessions.items():  # the least recently used first
+            recent = self._used.get(game_id, unused_since) > unused_since
+            if recent and len(self._sessions) - len(leaving) <= self.capacity:
+                break  # the rest were used since: they stay
+            if session.idle:
+                leaving.append(game_id)
+        for game_id in leaving:
+            self._let_go(game_id)
+
+    def _let_go(self, game_id: int) -> None:
+        session = self._sessions.pop(game_id)
+        self._used.pop(game_id, None)
+        if self._by_channel.get(session.record.channel_id) == game_id:
+            del self._by_channel[session.record.channel_id]
 
     def __len__(self) -> int:
         """Sessions in memory."""

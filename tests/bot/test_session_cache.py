@@ -11,7 +11,7 @@ import pytest
 from bot.ai_players import ai_user_id
 from bot.challenges import ChallengeService
 from bot.games import GAME_UIS
-from bot.sessions import SessionManager
+from bot.sessions import IDLE_SESSION_SECONDS, SessionManager
 from engines import GAMES
 from storage import ChallengeStatus, Database, Seat
 from tests.bot.fakes import ALICE, BOB, NOW, FakePublisher, manager, new_game
@@ -121,3 +121,33 @@ async def test_a_process_expires_only_the_challenges_of_its_own_shards(
     assert (await db.get_challenge(mine.id)).status is ChallengeStatus.EXPIRED
     assert (await db.get_challenge(theirs.id)).status is ChallengeStatus.PENDING
     other_process.cancel_timers()
+
+
+async def test_a_session_left_idle_for_ten_minutes_is_let_go_and_loads_again(
+    db: Database, publisher: FakePublisher
+) -> None:
+    now = [0.0]
+    sessions = SessionManager(db, GAME_UIS, publisher, clock=lambda: now[0])
+    quiet = await sessions.start(await new_game(db))
+    now[0] += IDLE_SESSION_SECONDS / 2
+    busy = await sessions.start(await new_game(db))
+    now[0] += IDLE_SESSION_SECONDS / 2 + 1
+    await sessions.get(busy.id)  # any use lets the long-unused sessions go
+
+    assert quiet.id not in sessions and busy.id in sessions
+    again = await sessions.get(quiet.id)
+    assert again is not None and again is not quiet and again.ply == quiet.ply
+    await again.play(ALICE, "a1:NES")  # it plays on
+    assert (await db.get_game(quiet.id)).ply == 1
+
+
+async def test_a_session_in_the_middle_of_something_is_kept_however_long_unused(
+    db: Database, publisher: FakePublisher
+) -> None:
+    now = [0.0]
+    sessions = SessionManager(db, GAME_UIS, publisher, clock=lambda: now[0])
+    thinking = await sessions.start(await new_game(db))
+    async with thinking.lock:  # a move under way
+        now[0] += IDLE_SESSION_SECONDS * 3
+        await sessions.start(await new_game(db))
+        assert thinking.id in sessions

@@ -123,15 +123,30 @@ async def test_a_process_expires_only_the_challenges_of_its_own_shards(
     other_process.cancel_timers()
 
 
+class Clock:
+    """The sessions' clock, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """A clock standing still until a test moves it."""
+    return Clock()
+
+
 async def test_a_session_left_idle_for_ten_minutes_is_let_go_and_loads_again(
-    db: Database, publisher: FakePublisher
+    db: Database, publisher: FakePublisher, clock: Clock
 ) -> None:
-    now = [0.0]
-    sessions = SessionManager(db, GAME_UIS, publisher, clock=lambda: now[0])
+    sessions = SessionManager(db, GAME_UIS, publisher, clock=clock)
     quiet = await sessions.start(await new_game(db))
-    now[0] += IDLE_SESSION_SECONDS / 2
+    clock.now += IDLE_SESSION_SECONDS / 2
     busy = await sessions.start(await new_game(db))
-    now[0] += IDLE_SESSION_SECONDS / 2 + 1
+    clock.now += IDLE_SESSION_SECONDS / 2 + 1
     await sessions.get(busy.id)  # any use lets the long-unused sessions go
 
     assert quiet.id not in sessions and busy.id in sessions
@@ -142,12 +157,11 @@ async def test_a_session_left_idle_for_ten_minutes_is_let_go_and_loads_again(
 
 
 async def test_a_session_in_the_middle_of_something_is_kept_however_long_unused(
-    db: Database, publisher: FakePublisher
+    db: Database, publisher: FakePublisher, clock: Clock
 ) -> None:
-    now = [0.0]
-    sessions = SessionManager(db, GAME_UIS, publisher, clock=lambda: now[0])
+    sessions = SessionManager(db, GAME_UIS, publisher, clock=clock)
     thinking = await sessions.start(await new_game(db))
     async with thinking.lock:  # a move under way
-        now[0] += IDLE_SESSION_SECONDS * 3
+        clock.now += IDLE_SESSION_SECONDS * 3
         await sessions.start(await new_game(db))
         assert thinking.id in sessions

@@ -1,7 +1,8 @@
 """On-demand benchmark: moves per second the bot sustains, and how long a board takes.
 
 Run from the repository root:
-`python bench/load.py [--games N] [--rates 40,80,...] [--seconds S] [--painter process|thread]`.
+`python bench/load.py [--games N] [--rates 40,80,...] [--seconds S] [--painter process|thread]
+[--workers W] [--rest S]`.
 
 It runs the bot's own services (sessions, storage on a SQLite file, the painter) with a
 publisher standing in for Discord: each REST call serialises its message as discord.py would
@@ -10,7 +11,9 @@ games of every game are stored first; then, at each rate in turn, moves arrive a
 intervals (open loop: a slow bot does not slow the senders), each a random legal move of a
 random game by the player to move, and the script reports the board latency (move received
 to board posted) p50/p95/p99, the moves done per second and the CPU per move of the bot's
-process and of its render workers. No assertions.
+process and of its render workers, and their memory. With `--rest`, a quiet spell of one move
+a second follows, and the memory is reported again (an extra render worker stops after two
+idle minutes). No assertions.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -86,13 +88,19 @@ class LoopbackDiscord:
         await self._send(Post())
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU seconds of these processes so far."""
-    total = 0
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User and system CPU seconds of each of these processes so far."""
+    spent = {}
     for pid in pids:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / CLOCK_TICKS
+        spent[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return spent
+
+
+def cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """CPU seconds these processes spent since `before` (a process started since counts
+    whole; the painter stops none while it is busy)."""
+    return sum(now - before.get(pid, 0.0) for pid, now in cpu_seconds(pids).items())
 
 
 def rss_mib(pid: int) -> float:
@@ -105,8 +113,7 @@ def rss_mib(pid: int) -> float:
 
 def worker_pids(painter: Painter) -> list[int]:
     """The render workers' process ids (none for a thread painter)."""
-    pool = getattr(painter, "_pool", None)
-    return list(pool._processes) if isinstance(pool, ProcessPoolExecutor) else []
+    return painter.pids() if isinstance(painter, ProcessPainter) else []
 
 
 async def new_game(db: Database, sessions: SessionManager, number: int,
@@ -137,7 +144,7 @@ async def one_move(session: GameSession, rng: random.Random) -> bool:
 
 
 async def run_rate(sessions: SessionManager, live: list[GameSession], db: Database, rate: float,
-                   seconds: float, rng: random.Random, pids: list[int]) -> None:
+                   seconds: float, rng: random.Random, painter: Painter) -> None:
     """Send moves at `rate` for `seconds`; print latency percentiles and CPU per move."""
     latencies: list[float] = []
     tasks: set[asyncio.Task[None]] = set()
@@ -152,7 +159,7 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
             counter[0] += 1
             live[index] = await new_game(db, sessions, counter[0], rng)
 
-    cpu_main, cpu_workers = cpu_seconds([os.getpid()]), cpu_seconds(pids)
+    cpu_main, cpu_workers = cpu_seconds([os.getpid()]), cpu_seconds(worker_pids(painter))
     began = time.perf_counter()
     sent = 0
     while (elapsed := time.perf_counter() - began) < seconds:
@@ -166,8 +173,8 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
     await asyncio.gather(*tasks)
     wall = time.perf_counter() - began
     done = len(latencies)
-    main = (cpu_seconds([os.getpid()]) - cpu_main) / max(done, 1) * 1000
-    workers = (cpu_seconds(pids) - cpu_workers) / max(done, 1) * 1000
+    main = cpu_since(cpu_main, [os.getpid()]) / max(done, 1) * 1000
+    workers = cpu_since(cpu_workers, worker_pids(painter)) / max(done, 1) * 1000
     cuts = statistics.quantiles(latencies, n=100) if done > 1 else [0.0] * 99
     print(f"{rate:6.0f}/s  {done / wall:7.1f}/s done  p50 {cuts[49]:7.1f}  p95 {cuts[94]:7.1f}  "
           f"p99 {cuts[98]:7.1f} ms   CPU/move bot {main:5.1f} ms, workers {workers:5.1f} ms",
@@ -183,16 +190,22 @@ async def main_async(args: argparse.Namespace) -> None:
         publisher = LoopbackDiscord(args.rtt / 1000)
         sessions = SessionManager(db, GAME_UIS, publisher, painter=painter)
         live = [await new_game(db, sessions, number, rng) for number in range(args.games)]
-        await asyncio.sleep(2)  # the workers warm up
-        print(f"{args.games} live games, painter: {args.painter} "
-              f"({len(worker_pids(painter)) or 'no'} worker "
-              f"processes), Discord round trip {args.rtt:.0f} ms")
+        await asyncio.sleep(2)  # the first worker warms up
+        most = args.workers if args.painter == "process" else 0
+        print(f"{args.games} live games, painter: {args.painter} (up to {most or 'no'} worker "
+              f"processes, started as the load needs them), Discord round trip "
+              f"{args.rtt:.0f} ms")
         for rate in (float(r) for r in args.rates.split(",")):
             calls = publisher.calls
-            await run_rate(sessions, live, db, rate, args.seconds, rng, worker_pids(painter))
+            await run_rate(sessions, live, db, rate, args.seconds, rng, painter)
             per_move = (publisher.calls - calls) / (rate * args.seconds)
             workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
             print(f"          REST calls per move: {per_move:.1f}; RSS: bot "
+                  f"{rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
+        if args.rest:  # a quiet spell after the bursts: one move a second
+            await run_rate(sessions, live, db, 1.0, args.rest, rng, painter)
+            workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
+            print(f"          after {args.rest:.0f} s at 1 move/s: RSS: bot "
                   f"{rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
         painter.close()
         await db.close()
@@ -207,6 +220,8 @@ def main() -> None:
     parser.add_argument("--painter", choices=["process", "thread"], default="process")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--rtt", type=float, default=30, help="Discord's round trip, ms")
+    parser.add_argument("--rest", type=float, default=0,
+                        help="seconds at 1 move/s after the rates, then memory again")
     asyncio.run(main_async(parser.parse_args()))
 
 

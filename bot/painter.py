@@ -1,5 +1,6 @@
-"""Where board pictures are drawn: a pool of worker processes, so rendering uses every core
-and never holds the bot's GIL; or a thread (tests, tiny bots).
+"""Where board pictures are drawn: worker processes, so rendering uses every core and never
+holds the bot's GIL (one while the bot is quiet, more under load); or a thread (tests, tiny
+bots).
 
 Drawing is CPU work in Pillow and FreeType that holds the GIL for most of its time, so
 threads of the bot's own process share one core with the event loop. Worker processes draw
@@ -12,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import itertools
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
 from typing import Protocol
@@ -74,15 +77,86 @@ def draw(view: View, highlight: str | None, *, preview: bool, names: list[str] |
     return png
 
 
-class ProcessPainter:
-    """Pictures drawn in a pool of worker processes."""
+BUSY_AT = 2
+"""Pictures in hand at every running worker before one more worker starts (up to the most
+allowed): one worker draws a quiet bot's boards; a burst brings in the other cores."""
 
-    def __init__(self, workers: int) -> None:
-        # spawn, not fork: the bot's process has threads (SQLite) a fork would copy mid-call.
-        self._pool = ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn"),
-                                         initializer=warm_up)
-        for _ in range(max(1, workers)):  # start every worker now, not at the first boards
-            self._pool.submit(int)
+IDLE_WORKER_SECONDS = 120.0
+"""An extra worker with nothing to draw for this long stops, and its memory (over 100 MiB of
+caches) goes back to the system; the first worker always stays."""
+
+
+def spawn_worker() -> Executor:
+    """One warmed-up worker process (spawn, not fork: the bot's process has threads, SQLite's,
+    that a fork would copy mid-call)."""
+    return ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=warm_up)
+
+
+@dataclass
+class Worker:
+    """A worker process and what it has in hand."""
+
+    pool: Executor
+    ready: Future[object]
+    """Done once the worker has started and warmed up."""
+    jobs: int = 0
+    """Pictures given to it and not yet back."""
+    last_used: float = 0.0
+    """When it last finished a picture (or started), on the painter's clock."""
+
+
+class ProcessPainter:
+    """Pictures drawn in worker processes, as many as the load needs up to `workers`.
+
+    One worker runs at all times. Pictures go to the first worker with fewer than BUSY_AT in
+    hand; when every running worker has that many, one more starts (it takes pictures once
+    warmed up). An extra worker left idle for IDLE_WORKER_SECONDS stops. A quiet bot so keeps
+    one worker's memory, and a busy one uses every core.
+    """
+
+    def __init__(self, workers: int, *, busy_at: int = BUSY_AT,
+                 idle_after: float = IDLE_WORKER_SECONDS,
+                 clock: Callable[[], float] = time.monotonic,
+                 start_worker: Callable[[], Executor] = spawn_worker) -> None:
+        self.most = max(1, workers)
+        self.busy_at = busy_at
+        self.idle_after = idle_after
+        self._clock = clock
+        self._start_worker = start_worker
+        self._workers = [self._start()]
+
+    def _start(self) -> Worker:
+        pool = self._start_worker()
+        return Worker(pool, pool.submit(int), last_used=self._clock())
+
+    @property
+    def workers(self) -> int:
+        """Workers running now."""
+        return len(self._workers)
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for benchmarks)."""
+        return [pid for worker in self._workers if isinstance(worker.pool, ProcessPoolExecutor)
+                for pid in worker.pool._processes]  # the pool's own record of its process
+
+    def _choose(self) -> Worker:
+        """The first warmed-up worker that is not busy, so that extra workers fall idle when
+        the load drops (and stop); when all are busy, the least busy one, and another worker
+        starts if room is left."""
+        now = self._clock()
+        for worker in self._workers[1:]:
+            if worker.jobs == 0 and now - worker.last_used > self.idle_after:
+                self._workers.remove(worker)
+                worker.pool.shutdown(wait=False, cancel_futures=True)
+        ready = [worker for worker in self._workers if worker.ready.done()] \
+            or self._workers[:1]  # the first takes pictures while it warms up (they wait)
+        for worker in ready:
+            if worker.jobs < self.busy_at:
+                return worker
+        starting = any(not worker.ready.done() for worker in self._workers)
+        if not starting and len(self._workers) < self.most:
+            self._workers.append(self._start())
+        return min(ready, key=lambda worker: worker.jobs)
 
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:
@@ -91,11 +165,18 @@ class ProcessPainter:
         job = partial(draw, dict(view), highlight, preview=preview,
                       names=None if names is None else list(names),
                       language=current_language().value)
-        return await loop.run_in_executor(self._pool, job)
+        worker = self._choose()
+        worker.jobs += 1
+        try:
+            return await loop.run_in_executor(worker.pool, job)
+        finally:
+            worker.jobs -= 1
+            worker.last_used = self._clock()
 
     def close(self) -> None:
         """Stop the workers without waiting for pictures nobody will see."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for worker in self._workers:
+            worker.pool.shutdown(wait=False, cancel_futures=True)
 
 
 class ThreadPainter:

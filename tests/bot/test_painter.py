@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 from bot import painter as painter_module
 from bot.painter import ProcessPainter, ThreadPainter
 from engines import GAMES
@@ -38,3 +42,56 @@ def test_a_worker_hands_freed_memory_back_every_few_pictures_and_draws_the_same(
                                     language="en") for _ in range(6)}
     assert pictures == {render(state.view(None))}
     assert len(released) == 2
+
+
+class Clock:
+    """The painter's clock, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_second_worker_starts_when_the_first_is_busy_and_stops_once_idle(
+    monkeypatch,
+) -> None:
+    release = threading.Event()
+
+    def slow_render(*args, **kwargs) -> bytes:
+        release.wait(5)
+        return b"png"
+
+    monkeypatch.setattr(painter_module, "render", slow_render)
+    clock, started = Clock(), []
+
+    def start_worker() -> ThreadPoolExecutor:  # a thread stands in for a worker process
+        started.append(ThreadPoolExecutor(1))
+        return started[-1]
+
+    painter = ProcessPainter(2, busy_at=2, idle_after=60, clock=clock, start_worker=start_worker)
+    view = GAMES["qawale"].new_state(2).view(None)
+    try:
+        assert painter.workers == 1, "a quiet bot runs one worker"
+        first = [asyncio.ensure_future(painter.paint(view, None)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        assert painter.workers == 1, "two pictures in hand do not call for another yet"
+        third = asyncio.ensure_future(painter.paint(view, None))  # the first worker is busy
+        await asyncio.sleep(0.05)
+        assert painter.workers == 2
+        fourth = asyncio.ensure_future(painter.paint(view, None))
+        await asyncio.sleep(0.05)
+        assert painter.workers == 2, "never more than the most allowed"
+        release.set()
+        assert await asyncio.gather(*first, third, fourth) == [b"png"] * 4
+
+        clock.now += 59
+        await painter.paint(view, None)
+        assert painter.workers == 2, "the extra worker stays while it may be needed again"
+        clock.now += 62
+        await painter.paint(view, None)
+        assert painter.workers == 1, "an extra worker idle for a while stops"
+        assert len(started) == 2
+    finally:
+        painter.close()

@@ -37,7 +37,8 @@ class Settings:
     """How long a finished game's thread stays open (for a rematch) before it is archived
     and locked; None keeps it open."""
     render_workers: int = 0
-    """Processes that draw board pictures; 0 draws in a thread (tests, tiny bots)."""
+    """The most processes that draw board pictures (they start and stop with the load); 0
+    draws in a thread (tests, tiny bots)."""
     shard_count: int = 1
     """Discord shards of the whole bot (over every process)."""
     shard_ids: tuple[int, ...] | None = None

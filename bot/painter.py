@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import itertools
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
@@ -26,6 +27,8 @@ from i18n import current_language
 from renderers import render
 
 View = Mapping[str, object]
+
+log = logging.getLogger(__name__)
 
 
 class Painter(Protocol):
@@ -169,9 +172,23 @@ class ProcessPainter:
         worker.jobs += 1
         try:
             return await loop.run_in_executor(worker.pool, job)
+        except BrokenExecutor:  # the worker died (killed, out of memory): replace it, retry once
+            log.warning("a render worker died; starting another")
+            worker = self._replace(worker)
+            worker.jobs += 1
+            return await loop.run_in_executor(worker.pool, job)
         finally:
             worker.jobs -= 1
             worker.last_used = self._clock()
+
+    def _replace(self, dead: Worker) -> Worker:
+        """A new worker in a dead one's place (the first stays first)."""
+        fresh = self._start()
+        index = self._workers.index(dead) if dead in self._workers else len(self._workers)
+        self._workers[index:index + 1] = [fresh]
+        dead.pool.shutdown(wait=False, cancel_futures=True)
+        dead.jobs -= 1
+        return fresh
 
     def close(self) -> None:
         """Stop the workers without waiting for pictures nobody will see."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -93,5 +95,20 @@ async def test_a_second_worker_starts_when_the_first_is_busy_and_stops_once_idle
         await painter.paint(view, None)
         assert painter.workers == 1, "an extra worker idle for a while stops"
         assert len(started) == 2
+    finally:
+        painter.close()
+
+
+async def test_a_render_worker_that_dies_is_replaced_and_the_picture_still_drawn() -> None:
+    state = GAMES["qawale"].new_state(2)
+    painter = ProcessPainter(1)
+    try:
+        first = await painter.paint(state.view(None), None)
+        [dead] = painter.pids()
+        os.kill(dead, signal.SIGKILL)  # out of memory, say
+        await asyncio.sleep(0.2)
+        again = await painter.paint(state.view(None), None)
+        assert again == first == render(state.view(None))
+        assert painter.workers == 1 and dead not in painter.pids()
     finally:
         painter.close()

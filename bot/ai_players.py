@@ -8,14 +8,17 @@ of one level as one player (`rated_id`), so each level has its own place on the 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Protocol
 
 import ai
 from engines import GAMES
 from i18n import DEFAULT_LANGUAGE, N_, _, use_language
+
+log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "medium"
 LEVEL_NAMES = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
@@ -103,15 +106,33 @@ class ProcessThinker:
     """AI moves in a pool of worker processes, so no game waits for another's thinking."""
 
     def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._pool = self._new_pool()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for benchmarks and tests)."""
+        pool = self._pool
+        return list(pool._processes) if isinstance(pool, ProcessPoolExecutor) else []
+
+    def _new_pool(self) -> Executor:
         # spawn, not fork: the bot's process has threads (SQLite) a fork would copy mid-call.
-        self._pool: Executor = ProcessPoolExecutor(max(1, workers),
-                                                   mp_context=get_context("spawn"))
+        return ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
 
     async def choose(self, game_id: str, dump: dict[str, object], level: str,
                      seed: str) -> str:
-        """Think in a worker process."""
+        """Think in a worker process; if the pool broke (a worker was killed, say), start a
+        new one and think again (the move depends only on its seed)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, compute_move, game_id, dump, level, seed)
+        pool = self._pool
+        try:
+            return await loop.run_in_executor(pool, compute_move, game_id, dump, level, seed)
+        except BrokenExecutor:
+            if self._pool is pool:  # the first to notice replaces it
+                log.warning("an AI worker died; starting new ones")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+            return await loop.run_in_executor(self._pool, compute_move, game_id, dump, level,
+                                              seed)
 
     def close(self) -> None:
         """Stop the workers without waiting for a move nobody will play."""

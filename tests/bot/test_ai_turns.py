@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import signal
 from datetime import UTC, datetime
 
 import pytest
@@ -105,3 +107,18 @@ async def test_the_process_pool_computes_the_same_move_as_the_ai_in_process() ->
         thinker.close()
     expected = ai.choose_move(state, "easy", rng=random.Random(ai_seed(3, 0)))
     assert move == str(expected)
+
+
+async def test_an_ai_worker_that_dies_is_replaced_and_the_move_computed_again() -> None:
+    state = GAMES["qawale"].new_state(2)
+    thinker = ProcessThinker(1)
+    try:
+        first = await thinker.choose("qawale", state.dump(), "easy", ai_seed(3, 0))
+        [dead] = thinker.pids()
+        os.kill(dead, signal.SIGKILL)  # out of memory, say
+        await asyncio.sleep(0.2)
+        again = await thinker.choose("qawale", state.dump(), "easy", ai_seed(3, 0))
+        assert again == first
+        assert dead not in thinker.pids()
+    finally:
+        thinker.close()

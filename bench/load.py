@@ -111,6 +111,12 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
+def memory(painter: Painter) -> str:
+    """The resident memory of the bot's process and of each render worker."""
+    workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
+    return (f"RSS: bot {rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
+
+
 def worker_pids(painter: Painter) -> list[int]:
     """The render workers' process ids (none for a thread painter)."""
     return painter.pids() if isinstance(painter, ProcessPainter) else []
@@ -199,14 +205,10 @@ async def main_async(args: argparse.Namespace) -> None:
             calls = publisher.calls
             await run_rate(sessions, live, db, rate, args.seconds, rng, painter)
             per_move = (publisher.calls - calls) / (rate * args.seconds)
-            workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
-            print(f"          REST calls per move: {per_move:.1f}; RSS: bot "
-                  f"{rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
+            print(f"          REST calls per move: {per_move:.1f}; {memory(painter)}")
         if args.rest:  # a quiet spell after the bursts: one move a second
             await run_rate(sessions, live, db, 1.0, args.rest, rng, painter)
-            workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
-            print(f"          after {args.rest:.0f} s at 1 move/s: RSS: bot "
-                  f"{rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
+            print(f"          after {args.rest:.0f} s at 1 move/s: {memory(painter)}")
         painter.close()
         await db.close()
 

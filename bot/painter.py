@@ -164,19 +164,21 @@ class ProcessPainter:
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:
         """Draw in a worker process (plain data in, bytes out), in the current language."""
-        loop = asyncio.get_running_loop()
         job = partial(draw, dict(view), highlight, preview=preview,
                       names=None if names is None else list(names),
                       language=current_language().value)
         worker = self._choose()
-        worker.jobs += 1
         try:
-            return await loop.run_in_executor(worker.pool, job)
+            return await self._draw_on(worker, job)
         except BrokenExecutor:  # the worker died (killed, out of memory): replace it, retry once
             log.warning("a render worker died; starting another")
-            worker = self._replace(worker)
-            worker.jobs += 1
-            return await loop.run_in_executor(worker.pool, job)
+            return await self._draw_on(self._replace(worker), job)
+
+    async def _draw_on(self, worker: Worker, job: Callable[[], bytes]) -> bytes:
+        """Hand one picture to `worker`, counting it in hand meanwhile."""
+        worker.jobs += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(worker.pool, job)
         finally:
             worker.jobs -= 1
             worker.last_used = self._clock()
@@ -187,7 +189,6 @@ class ProcessPainter:
         index = self._workers.index(dead) if dead in self._workers else len(self._workers)
         self._workers[index:index + 1] = [fresh]
         dead.pool.shutdown(wait=False, cancel_futures=True)
-        dead.jobs -= 1
         return fresh
 
     def close(self) -> None:

@@ -369,13 +369,10 @@ class Database(ABC):
 
     async def next_timer(self, shards: Shards = ALL_SHARDS) -> Timer | None:
         """The timer due first among the games of servers on `shards`, or None."""
-        if shards.ids is None:
-            rows = await self._fetch("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
-        else:
-            condition, params = shards.condition("g.guild_id")
-            rows = await self._fetch(
-                f"""SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id
-                    WHERE {condition} ORDER BY t.due_at, t.id LIMIT 1""", params)
+        condition, params = shards.condition("g.guild_id")
+        rows = await self._fetch(
+            f"""SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id
+                WHERE {condition} ORDER BY t.due_at, t.id LIMIT 1""", params)
         return _timer(rows[0]) if rows else None
 
     async def timers_of(self, game_id: int) -> list[Timer]:

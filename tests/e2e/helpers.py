@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import discord
@@ -83,14 +84,11 @@ async def play_with_components(actor, board: discord.Message, move: str) -> None
     assert "Played" in confirmed.response.content, confirmed.response.content
 
 
-async def simultaneously(env: simcord.Env, *actions: Callable[[], Awaitable[Any]]) -> list[Any]:
-    """Send several interactions before the bot handles any of them, then let it work.
-
-    simcord runs one operation at a time and settles the bot after each; here each action
-    only emits its interaction (settling is held back), so the bot receives them all at
-    once, as Discord delivers two quick clicks. (simcord has no public API for this: the
-    settle step is swapped for the duration.)
-    """
+@contextmanager
+def unsettled(env: simcord.Env) -> Iterator[None]:
+    """Inside the block, simcord actions only emit their interactions: the bot is not waited
+    for. (simcord runs one operation at a time and settles the bot after each; it has no
+    public API for this, so the settle step is swapped for the duration.)"""
     settle = env._settle_internal
 
     async def emit_only(*args: Any, **kwargs: Any) -> None:
@@ -98,9 +96,16 @@ async def simultaneously(env: simcord.Env, *actions: Callable[[], Awaitable[Any]
 
     env._settle_internal = emit_only
     try:
-        results = [await action() for action in actions]
+        yield
     finally:
         env._settle_internal = settle
+
+
+async def simultaneously(env: simcord.Env, *actions: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Send several interactions before the bot handles any of them, then let it work, as
+    Discord delivers two quick clicks."""
+    with unsettled(env):
+        results = [await action() for action in actions]
     await env.settle()
     return results
 

@@ -32,6 +32,7 @@ from tests.e2e.helpers import (
     said,
     simultaneously,
     the_bot,
+    unsettled,
 )
 from tests.e2e.processes import STEP_TIMEOUT, BotProcess, Table
 from tests.e2e.test_ai_games import GAMES, play_against_the_ai
@@ -207,18 +208,9 @@ def test_two_shard_processes_play_at_once_and_a_killed_one_resumes_its_games(
             mover = actor_for(session, table.alice, table.bob)
             composer = await compose(mover, latest_board(table.channel.threads[-1]),
                                      WINNING_GAME[3])
-            env = first.env
-            assert env is not None
-            settle = env._settle_internal  # emit the click without waiting for the bot
-
-            async def emit_only(*args: Any, **kwargs: Any) -> None:
-                return None
-
-            env._settle_internal = emit_only
-            try:
+            assert first.env is not None
+            with unsettled(first.env):  # the click is sent; the bot is not waited for
                 await mover.click(composer, label="Confirm")
-            finally:
-                env._settle_internal = settle
             for _ in range(1000):  # until the move is stored: its board is not posted yet
                 record = await first.bot.db.get_game(session.id)
                 if record is not None and record.ply == 4:

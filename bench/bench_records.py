@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.games import GAME_UIS
+from bot.painter import ThreadPainter
 from bot.ratings import rate_game
 from bot.records import RecordsService
 from engines import GAMES
@@ -105,7 +106,7 @@ async def ticker(worst: list[float], stop: asyncio.Event) -> None:
 async def measure(path: Path, calls: int, rng: random.Random) -> None:
     """Catch up the ratings, then time each record command."""
     db = await Database.open(f"sqlite:///{path}", rater=rate_game)
-    records = RecordsService(db, GAME_UIS)
+    records = RecordsService(db, GAME_UIS, ThreadPainter())
     start = time.perf_counter()
     rated = await records.catch_up()
     print(f"catch-up of a history made before the ratings table: {rated} games in "

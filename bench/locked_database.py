@@ -32,6 +32,7 @@ from bot.cogs.play import Play
 from bot.cogs.records import Records
 from bot.components import GameAction
 from bot.games import GAME_UIS
+from bot.painter import ThreadPainter
 from bot.publisher import Post
 from bot.records import RecordsService
 from bot.replies import on_app_command_error, on_component_error
@@ -191,7 +192,7 @@ async def main(lock_seconds: float) -> int:
         db = await Database.open(f"sqlite:///{path}")
         games = await open_games(db)
         sessions = SessionManager(db, GAME_UIS, Publisher())
-        records = RecordsService(db, GAME_UIS)
+        records = RecordsService(db, GAME_UIS, ThreadPainter())
         for game_id in games:
             await sessions.get(game_id)
         holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(path), str(lock_seconds)],

@@ -111,7 +111,7 @@ def build_services(db: Database, publisher: Publisher, settings: Settings,
     timers = TimerLoop(db, deadlines.actions(), settings.shards)
     sessions.timers_changed = timers.wake
     return Services(thinker, painter, languages, sessions, challenges,
-                    RecordsService(db, GAME_UIS), deadlines, timers)
+                    RecordsService(db, GAME_UIS, painter), deadlines, timers)
 
 
 class Ludotheque(commands.AutoShardedBot):

@@ -20,13 +20,17 @@ from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExec
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
-from typing import Protocol
+from typing import Protocol, TypeVar
 
+from bot.replay import ReplayGif, fitting_gif
 from engines import GAMES
-from i18n import current_language
+from i18n import Language, current_language, use_language
 from renderers import render
+from storage import GameRecord, MoveRecord
 
 View = Mapping[str, object]
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +41,12 @@ class Painter(Protocol):
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:
         """PNG bytes of `view` (see `renderers.render`)."""
+        ...
+
+    async def replay(self, record: GameRecord, moves: Sequence[MoveRecord], *,
+                     limit: int) -> ReplayGif:
+        """A stored game's replay GIF of at most `limit` bytes (see `bot.replay.fitting_gif`),
+        its captions in the current language."""
         ...
 
     def close(self) -> None:
@@ -80,6 +90,16 @@ def draw(view: View, highlight: str | None, *, preview: bool, names: list[str] |
     return png
 
 
+def draw_replay(record: GameRecord, moves: list[MoveRecord], *, limit: int,
+                language: str) -> ReplayGif:
+    """A worker's replay GIF (`bot.replay.fitting_gif`); the memory its frames took goes
+    back to the system at once."""
+    with use_language(Language(language)):
+        gif = fitting_gif(record, moves, limit=limit)
+    release_memory()
+    return gif
+
+
 BUSY_AT = 2
 """Pictures in hand at every running worker before one more worker starts (up to the most
 allowed): one worker draws a quiet bot's boards; a burst brings in the other cores."""
@@ -103,7 +123,9 @@ class Worker:
     ready: Future[object]
     """Done once the worker has started and warmed up."""
     jobs: int = 0
-    """Pictures given to it and not yet back."""
+    """Pictures given to it and not yet back (a replay counts as BUSY_AT)."""
+    replays: int = 0
+    """Replays given to it and not yet back: each takes seconds."""
     last_used: float = 0.0
     """When it last finished a picture (or started), on the painter's clock."""
 
@@ -145,7 +167,9 @@ class ProcessPainter:
     def _choose(self) -> Worker:
         """The first warmed-up worker that is not busy, so that extra workers fall idle when
         the load drops (and stop); when all are busy, the least busy one, and another worker
-        starts if room is left."""
+        starts if room is left. A worker making a replay is busy for seconds: while every
+        warmed-up worker makes one, a starting worker (ready within a second or so) is
+        sooner."""
         now = self._clock()
         for worker in self._workers[1:]:
             if worker.jobs == 0 and now - worker.last_used > self.idle_after:
@@ -156,31 +180,50 @@ class ProcessPainter:
         for worker in ready:
             if worker.jobs < self.busy_at:
                 return worker
-        starting = any(not worker.ready.done() for worker in self._workers)
+        starting = [worker for worker in self._workers if not worker.ready.done()]
         if not starting and len(self._workers) < self.most:
-            self._workers.append(self._start())
-        return min(ready, key=lambda worker: worker.jobs)
+            starting.append(self._start())
+            self._workers.append(starting[-1])
+        drawing = [worker for worker in ready if not worker.replays]
+        if not drawing and starting:
+            return starting[0]
+        return min(drawing or ready, key=lambda worker: worker.jobs)
 
     async def paint(self, view: View, highlight: str | None, *, preview: bool = False,
                     names: Sequence[str] | None = None) -> bytes:
         """Draw in a worker process (plain data in, bytes out), in the current language."""
-        job = partial(draw, dict(view), highlight, preview=preview,
-                      names=None if names is None else list(names),
-                      language=current_language().value)
+        return await self._run(partial(draw, dict(view), highlight, preview=preview,
+                                       names=None if names is None else list(names),
+                                       language=current_language().value))
+
+    async def replay(self, record: GameRecord, moves: Sequence[MoveRecord], *,
+                     limit: int) -> ReplayGif:
+        """Make the GIF in a worker, counted as a full hand (BUSY_AT pictures): it takes
+        seconds, so boards go to another worker meanwhile, started if need be (see
+        `_choose`)."""
+        return await self._run(partial(draw_replay, record, list(moves), limit=limit,
+                                       language=current_language().value), replay=True)
+
+    async def _run(self, job: Callable[[], T], *, replay: bool = False) -> T:
+        """Hand `job` to a worker; if the worker died (killed, out of memory), replace it and
+        hand the job to the new one."""
         worker = self._choose()
         try:
-            return await self._draw_on(worker, job)
-        except BrokenExecutor:  # the worker died (killed, out of memory): replace it, retry once
+            return await self._run_on(worker, job, replay)
+        except BrokenExecutor:
             log.warning("a render worker died; starting another")
-            return await self._draw_on(self._replace(worker), job)
+            return await self._run_on(self._replace(worker), job, replay)
 
-    async def _draw_on(self, worker: Worker, job: Callable[[], bytes]) -> bytes:
-        """Hand one picture to `worker`, counting it in hand meanwhile."""
-        worker.jobs += 1
+    async def _run_on(self, worker: Worker, job: Callable[[], T], replay: bool) -> T:
+        """Hand `job` to `worker`, counting it in hand meanwhile."""
+        weight = self.busy_at if replay else 1
+        worker.jobs += weight
+        worker.replays += replay
         try:
             return await asyncio.get_running_loop().run_in_executor(worker.pool, job)
         finally:
-            worker.jobs -= 1
+            worker.jobs -= weight
+            worker.replays -= replay
             worker.last_used = self._clock()
 
     def _replace(self, dead: Worker) -> Worker:
@@ -205,6 +248,11 @@ class ThreadPainter:
         """Draw in a thread, in the current language."""
         return await asyncio.to_thread(render, view, highlight, preview=preview, names=names,
                                        language=current_language().value)
+
+    async def replay(self, record: GameRecord, moves: Sequence[MoveRecord], *,
+                     limit: int) -> ReplayGif:
+        """Make the GIF in a thread, in the current language."""
+        return await asyncio.to_thread(fitting_gif, record, moves, limit=limit)
 
     def close(self) -> None:
         """Nothing to stop."""

@@ -14,13 +14,12 @@ from babel.dates import format_date
 from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
 from bot.errors import Refusal
 from bot.games.base import GameUI
+from bot.painter import Painter
 from bot.ratings import outcome_of, streak_text
 from bot.replay import (
     Position,
     decision_positions,
-    fitting_gif,
     moves_text,
-    render_position,
     viewer_caption,
 )
 from engines import GAMES, EndReason
@@ -191,9 +190,11 @@ def history_line(record: GameSummary, user_id: int) -> str:
 class RecordsService:
     """Reads finished games and turns them into leaderboards, stats, history and replays."""
 
-    def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]]) -> None:
+    def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]], painter: Painter) -> None:
         self.db = db
         self.uis = uis
+        self.painter = painter
+        """Draws replays and their positions, away from the event loop."""
 
     async def catch_up(self) -> int:
         """Rate the finished games the ratings table lacks (a history from before it existed,
@@ -318,7 +319,7 @@ class RecordsService:
     async def replay(self, record: GameRecord) -> Replay:
         """The game as an animated GIF that fits the upload limit, with a Step through button."""
         moves = await self.db.moves(record.id)
-        gif = await asyncio.to_thread(fitting_gif, record, moves, limit=MAX_UPLOAD)
+        gif = await self.painter.replay(record, moves, limit=MAX_UPLOAD)
         status = _(REPLAY_STATUS[record.status])
         caption = _("🎞️ Replay of game #{id} · {title} ({moves}, {status})").format(
             id=record.id, title=replay_title(record), moves=moves_text(gif.positions - 1),
@@ -346,14 +347,15 @@ class RecordsService:
                             "Last.").format(id=record.id, moves=moves_text(last), index=index))
         return record, positions, index
 
-    @staticmethod
     async def replay_frame(
-        record: GameRecord, positions: Sequence[Position], index: int
+        self, record: GameRecord, positions: Sequence[Position], index: int
     ) -> ReplayFrame:
         """The viewer at `positions[index]`: `Move 12 of 83 · Alice: b2:NNE`, the picture and
         First, Previous, Next, Last."""
         last = len(positions) - 1
-        png = await asyncio.to_thread(render_position, record, positions[index])
+        shown = positions[index]
+        png = await self.painter.paint(shown.view, shown.highlight,
+                                       names=[seat.display_name for seat in record.seats])
         caption = viewer_caption(positions[index], last, record)
         title = _("🎞️ Game #{id} · {title}").format(id=record.id, title=replay_title(record))
         content = clip(f"{title}\n{caption}", MESSAGE_LIMIT)

@@ -9,9 +9,11 @@ changed: the GIF stores just those pixels (the rest are transparent), which keep
 from __future__ import annotations
 
 import io
+import struct
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from renderers.common import BACKGROUND, TEXT, font
 
@@ -80,6 +82,15 @@ def fit_text(text: str, width: int, size: int = CAPTION_FONT) -> str:
     return text.rstrip() + "…"
 
 
+def _scaled_size(data: bytes, max_width: int) -> tuple[int, int]:
+    """The size `_scaled` gives the PNG `data`, read from its header alone."""
+    with Image.open(io.BytesIO(data)) as opened:
+        width, height = opened.size
+    if width > max_width:
+        return max_width, round(height * max_width / width)
+    return width, height
+
+
 def _scaled(data: bytes, max_width: int) -> Image.Image:
     with Image.open(io.BytesIO(data)) as opened:
         image = opened.convert("RGB")
@@ -101,15 +112,35 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
 
 
 def _shared_palette(images: Sequence[Image.Image]) -> Image.Image:
-    """One palette for every frame, computed from a few frames spread over the game."""
-    picks = sample_indices(len(images), PALETTE_SAMPLES)
-    width = max(images[i].width for i in picks)
-    sheet = Image.new("RGB", (width, sum(images[i].height for i in picks)), BACKGROUND)
+    """One palette for every frame, computed from a few frames spread over the game.
+
+    Its unused entries repeat the first colour, so mapping a picture to it never picks them
+    (the first of equally near colours wins): `TRANSPARENT` stays free.
+    """
+    width = max(image.width for image in images)
+    sheet = Image.new("RGB", (width, sum(image.height for image in images)), BACKGROUND)
     top = 0
-    for i in picks:
-        sheet.paste(images[i], (0, top))
-        top += images[i].height
-    return sheet.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT)
+    for image in images:
+        sheet.paste(image, (0, top))
+        top += image.height
+    chosen = sheet.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT)
+    colours = (chosen.getpalette("RGB") or [0, 0, 0])[:3 * PALETTE_COLOURS]
+    colours += colours[:3] * (256 - len(colours) // 3)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
+
+
+TRANSPARENT = 255
+"""The GIF index of "as in the frame before": every pixel a frame does not change."""
+
+
+def _gif_header(size: tuple[int, int], palette: Image.Image) -> bytes:
+    """A looping GIF89a's header: the screen size, the shared palette and the loop."""
+    colours = bytes(palette.getpalette("RGB") or b"")[:768].ljust(768, b"\0")
+    screen = struct.pack("<HHBBB", size[0], size[1], 0xF7, 0, 0)  # 256-colour global table
+    loop = b"!\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", 0) + b"\0"
+    return b"GIF89a" + screen + colours + loop
 
 
 def animate(
@@ -117,20 +148,72 @@ def animate(
     frame_ms: int | None = None, hold_ms: int = HOLD_MS, max_width: int = MAX_WIDTH,
 ) -> bytes:
     """A looping GIF of the PNG `frames`, each shown `frame_ms` (by default faster for long
-    games, see `frame_duration`), the last one `hold_ms`, each over its caption if given."""
+    games, see `frame_duration`), the last one `hold_ms`, each over its caption if given.
+
+    Frames are decoded, mapped to the shared palette and written one at a time: only the
+    one before is kept (to store just what changed), so a 200-move replay takes a few MB
+    of memory, not the gigabyte that holding every frame took. A frame identical to the one
+    before only lengthens it.
+    """
     if not frames:
         raise ValueError("an animation needs at least one frame")
     if captions is not None and len(captions) != len(frames):
         raise ValueError(f"{len(captions)} captions for {len(frames)} frames")
-    images = [_scaled(data, max_width) for data in frames]
-    if captions is not None:
-        images = [_captioned(image, caption) for image, caption in zip(images, captions,
-                                                                       strict=True)]
-    palette = _shared_palette(images)
-    indexed = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
+    strip = CAPTION_HEIGHT if captions is not None else 0
+    sizes = [_scaled_size(data, max_width) for data in frames]
+    screen = (max(w for w, _ in sizes), max(h for _, h in sizes) + strip)
+
+    def picture(index: int) -> Image.Image:
+        image = _scaled(frames[index], max_width)
+        if captions is not None:
+            image = _captioned(image, captions[index])
+        if image.size == screen:
+            return image
+        framed = Image.new("RGB", screen, BACKGROUND)
+        framed.paste(image, (0, 0))
+        return framed
+
+    palette = _shared_palette([picture(i) for i in sample_indices(len(frames), PALETTE_SAMPLES)])
     each = frame_duration(len(frames)) if frame_ms is None else frame_ms
-    durations = [each] * (len(indexed) - 1) + [hold_ms]
-    out = io.BytesIO()
-    indexed[0].save(out, format="GIF", save_all=True, append_images=indexed[1:],
-                    duration=durations, loop=0, optimize=True, disposal=1)
-    return out.getvalue()
+    out = [_gif_header(screen, palette)]
+    previous: Image.Image | None = None
+    waiting: _Frame | None = None  # written once the next frame is known to differ
+    for index in range(len(frames)):
+        duration = hold_ms if index == len(frames) - 1 else each
+        indexed = picture(index).quantize(palette=palette, dither=Image.Dither.NONE)
+        if previous is None:
+            frame = _Frame(indexed, (0, 0), duration, delta=False)
+        else:
+            difference = ImageChops.subtract_modulo(indexed, previous)  # palette indices
+            changed = difference.getbbox(alpha_only=False)
+            if changed is None:  # the same picture: the frame before shows longer
+                assert waiting is not None
+                waiting = waiting._replace(duration=waiting.duration + duration)
+                continue
+            shown = indexed.copy()
+            shown.paste(TRANSPARENT, mask=difference.point([255, *(0,) * 255], "1"))
+            frame = _Frame(shown.crop(changed), changed[:2], duration, delta=True)
+        if waiting is not None:
+            out.append(waiting.encode())
+        waiting, previous = frame, indexed
+    assert waiting is not None
+    out.append(waiting.encode())
+    return b"".join(out) + b";"  # the GIF trailer
+
+
+class _Frame(NamedTuple):
+    """One GIF frame: its picture (the changed box only, after the first), where it goes,
+    for how long."""
+
+    image: Image.Image
+    offset: tuple[int, int]
+    duration: int
+    delta: bool
+    """True after the first frame: `TRANSPARENT` pixels show the frame before through."""
+
+    def encode(self) -> bytes:
+        """The frame's bytes, left on screen under the next one (disposal 1)."""
+        params = {"duration": self.duration, "disposal": 1}
+        if self.delta:
+            params["transparency"] = TRANSPARENT
+        return b"".join(GifImagePlugin.getdata(self.image, self.offset, **params))

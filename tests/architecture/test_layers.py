@@ -27,7 +27,8 @@ ALLOWED: dict[str, set[str]] = {
 
 BOT_LAYERS: list[set[str]] = [
     {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock",
-     "bot.painter", "bot.copy_database"},
+     "bot.copy_database"},
+    {"bot.painter"},  # draws boards and replays (bot.replay) in worker processes
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
     {"bot.components"},
     {"bot.games.base"},

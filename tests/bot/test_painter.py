@@ -10,8 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bot import painter as painter_module
 from bot.painter import ProcessPainter, ThreadPainter
+from bot.replay import fitting_gif
 from engines import GAMES
+from i18n import Language, use_language
 from renderers import render
+from tests.replay_games import random_game
 
 
 async def test_a_worker_process_draws_the_same_board_and_preview_as_the_renderer() -> None:
@@ -111,4 +114,50 @@ async def test_a_render_worker_that_dies_is_replaced_and_the_picture_still_drawn
         assert again == first == render(state.view(None))
         assert painter.workers == 1 and dead not in painter.pids()
     finally:
+        painter.close()
+
+
+async def test_a_replay_gif_is_made_in_a_worker_process_in_the_askers_language() -> None:
+    record, moves = random_game("qawale", 3)
+    painter = ProcessPainter(1)
+    try:
+        with use_language(Language.FR):
+            made = await painter.replay(record, moves, limit=8_000_000)
+    finally:
+        painter.close()
+    with use_language(Language.FR):
+        assert made == fitting_gif(record, moves, limit=8_000_000)
+    with use_language(Language.EN):
+        assert made.data != fitting_gif(record, moves, limit=8_000_000).data  # French captions
+
+
+async def test_boards_go_to_another_worker_while_one_makes_a_replay(monkeypatch) -> None:
+    replaying, release = threading.Event(), threading.Event()
+
+    def slow_gif(*args, **kwargs):
+        replaying.set()
+        release.wait(5)
+        return "gif"
+
+    monkeypatch.setattr(painter_module, "fitting_gif", slow_gif)
+    monkeypatch.setattr(painter_module, "render", lambda *args, **kwargs: b"png")
+    started: list[ThreadPoolExecutor] = []
+
+    def start_worker() -> ThreadPoolExecutor:  # a thread stands in for a worker process
+        started.append(ThreadPoolExecutor(1))
+        return started[-1]
+
+    painter = ProcessPainter(2, busy_at=2, start_worker=start_worker)
+    view = GAMES["qawale"].new_state(2).view(None)
+    record, moves = random_game("qawale", 3)
+    try:
+        gif = asyncio.ensure_future(painter.replay(record, moves, limit=1000))
+        await asyncio.to_thread(replaying.wait, 5)
+        board = await asyncio.wait_for(painter.paint(view, None), 5)
+        assert board == b"png", "a board does not wait for the replay"
+        assert painter.workers == 2 and not gif.done()
+        release.set()
+        assert await gif == "gif"
+    finally:
+        release.set()
         painter.close()

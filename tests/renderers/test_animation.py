@@ -105,3 +105,33 @@ def test_frames_that_change_a_little_cost_little() -> None:
     one = len(animate(frames[:1]))
     forty = len(animate(frames, captions=[f"{i}. Alice: a{i}" for i in range(40)]))
     assert forty < 6 * one
+
+
+def test_a_frame_the_same_as_the_one_before_only_shows_it_longer() -> None:
+    gif = Image.open(io.BytesIO(animate([_png("red"), _png("red"), _png("blue")],
+                                        frame_ms=500, hold_ms=3000)))
+    assert gif.n_frames == 2
+    gif.seek(0)
+    assert gif.info["duration"] == 1000
+
+
+def test_every_frame_shows_exactly_its_picture_where_it_changes_back_and_forth() -> None:
+    """Only changed pixels are stored, the rest left transparent: what a viewer sees at each
+    step is still the whole picture of that step."""
+    pictures = []
+    for step in range(6):
+        picture = Image.new("RGB", (120, 90), "#f4efe3")
+        draw = ImageDraw.Draw(picture)
+        draw.rectangle((10 * step, 10, 10 * step + 30, 40), fill="#d81b72")
+        if step % 2:
+            draw.rectangle((0, 60, 119, 89), fill="#1b5ed8")  # comes and goes
+        pictures.append(picture)
+    pngs = []
+    for picture in pictures:
+        out = io.BytesIO()
+        picture.save(out, format="PNG")
+        pngs.append(out.getvalue())
+    shown = _frames(Image.open(io.BytesIO(animate(pngs))))
+    assert len(shown) == len(pictures)
+    for seen, picture in zip(shown, pictures, strict=True):
+        assert ImageChops.difference(seen, picture).getbbox() is None

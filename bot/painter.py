@@ -22,13 +22,15 @@ from functools import partial
 from multiprocessing import get_context
 from typing import Protocol, TypeVar
 
-from bot.replay import ReplayGif, fitting_gif
 from engines import GAMES
-from i18n import Language, current_language, use_language
+from i18n import current_language
 from renderers import render
-from storage import GameRecord, MoveRecord
+from renderers.animation import MAX_WIDTH, FittedAnimation, fitting_animation
 
 View = Mapping[str, object]
+
+Picture = tuple[View, str | None]
+"""A view and the move to highlight on it."""
 
 T = TypeVar("T")
 
@@ -43,10 +45,10 @@ class Painter(Protocol):
         """PNG bytes of `view` (see `renderers.render`)."""
         ...
 
-    async def replay(self, record: GameRecord, moves: Sequence[MoveRecord], *,
-                     limit: int) -> ReplayGif:
-        """A stored game's replay GIF of at most `limit` bytes (see `bot.replay.fitting_gif`),
-        its captions in the current language."""
+    async def replay(self, pictures: Sequence[Picture], captions: Sequence[str],
+                     names: Sequence[str], *, limit: int) -> FittedAnimation:
+        """The GIF of `pictures` (view and highlight), each over its caption, in at most
+        `limit` bytes (see `draw_replay`)."""
         ...
 
     def close(self) -> None:
@@ -90,12 +92,17 @@ def draw(view: View, highlight: str | None, *, preview: bool, names: list[str] |
     return png
 
 
-def draw_replay(record: GameRecord, moves: list[MoveRecord], *, limit: int,
-                language: str) -> ReplayGif:
-    """A worker's replay GIF (`bot.replay.fitting_gif`); the memory its frames took goes
-    back to the system at once."""
-    with use_language(Language(language)):
-        gif = fitting_gif(record, moves, limit=limit)
+def draw_replay(pictures: Sequence[Picture], captions: Sequence[str], names: Sequence[str],
+                *, limit: int | None, language: str, max_width: int = MAX_WIDTH,
+                max_frames: int | None = None) -> FittedAnimation:
+    """A replay GIF: every picture drawn in `language`, then animated to fit `limit` bytes
+    (`renderers.animation.fitting_animation`); the memory its frames took goes back to the
+    system at once."""
+    frames = [render(view, highlight, names=names, language=language)
+              for view, highlight in pictures]
+    gif = fitting_animation(frames, captions, limit=limit, max_width=max_width,
+                            max_frames=max_frames)
+    del frames
     release_memory()
     return gif
 
@@ -196,12 +203,14 @@ class ProcessPainter:
                                        names=None if names is None else list(names),
                                        language=current_language().value))
 
-    async def replay(self, record: GameRecord, moves: Sequence[MoveRecord], *,
-                     limit: int) -> ReplayGif:
+    async def replay(self, pictures: Sequence[Picture], captions: Sequence[str],
+                     names: Sequence[str], *, limit: int) -> FittedAnimation:
         """Make the GIF in a worker, counted as a full hand (BUSY_AT pictures): it takes
         seconds, so boards go to another worker meanwhile, started if need be (see
         `_choose`)."""
-        return await self._run(partial(draw_replay, record, list(moves), limit=limit,
+        return await self._run(partial(draw_replay, [(dict(view), highlight)
+                                                     for view, highlight in pictures],
+                                       list(captions), list(names), limit=limit,
                                        language=current_language().value), replay=True)
 
     async def _run(self, job: Callable[[], T], *, replay: bool = False) -> T:
@@ -249,10 +258,11 @@ class ThreadPainter:
         return await asyncio.to_thread(render, view, highlight, preview=preview, names=names,
                                        language=current_language().value)
 
-    async def replay(self, record: GameRecord, moves: Sequence[MoveRecord], *,
-                     limit: int) -> ReplayGif:
+    async def replay(self, pictures: Sequence[Picture], captions: Sequence[str],
+                     names: Sequence[str], *, limit: int) -> FittedAnimation:
         """Make the GIF in a thread, in the current language."""
-        return await asyncio.to_thread(fitting_gif, record, moves, limit=limit)
+        return await asyncio.to_thread(draw_replay, pictures, captions, names, limit=limit,
+                                       language=current_language().value)
 
     def close(self) -> None:
         """Nothing to stop."""

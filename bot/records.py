@@ -20,6 +20,8 @@ from bot.replay import (
     Position,
     decision_positions,
     moves_text,
+    replay_pictures,
+    seat_names,
     viewer_caption,
 )
 from engines import GAMES, EndReason
@@ -319,15 +321,17 @@ class RecordsService:
     async def replay(self, record: GameRecord) -> Replay:
         """The game as an animated GIF that fits the upload limit, with a Step through button."""
         moves = await self.db.moves(record.id)
-        gif = await self.painter.replay(record, moves, limit=MAX_UPLOAD)
+        shown = await asyncio.to_thread(replay_pictures, record, moves)
+        gif = await self.painter.replay(shown.pictures, shown.captions, shown.names,
+                                        limit=MAX_UPLOAD)
         status = _(REPLAY_STATUS[record.status])
         caption = _("🎞️ Replay of game #{id} · {title} ({moves}, {status})").format(
-            id=record.id, title=replay_title(record), moves=moves_text(gif.positions - 1),
+            id=record.id, title=replay_title(record), moves=moves_text(gif.frames - 1),
             status=status)
         if gif.sampled:
             caption += "\n" + _("Too long to upload whole: {shown} of its {positions} positions "
                                 "are shown. **Step through** shows every one.").format(
-                                    shown=gif.shown, positions=gif.positions)
+                                    shown=gif.shown, positions=gif.frames)
         view = discord.ui.View(timeout=None)
         view.add_item(ReplayButton(record.id, 0, "o", label=_("Step through"), emoji="🔎"))
         return Replay(clip(caption, MESSAGE_LIMIT), gif.data, f"replay-{record.id}.gif", view)
@@ -355,7 +359,7 @@ class RecordsService:
         last = len(positions) - 1
         shown = positions[index]
         png = await self.painter.paint(shown.view, shown.highlight,
-                                       names=[seat.display_name for seat in record.seats])
+                                       names=seat_names(record))
         caption = viewer_caption(positions[index], last, record)
         title = _("🎞️ Game #{id} · {title}").format(id=record.id, title=replay_title(record))
         content = clip(f"{title}\n{caption}", MESSAGE_LIMIT)

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.painter import draw_replay
 from engines import GAMES
 from i18n import _, current_language, ngettext
 from renderers import render
-from renderers.animation import MAX_WIDTH, animate, sample_indices
+from renderers.animation import MAX_WIDTH, FittedAnimation
 from storage import GameRecord, GameStatus, MoveKind, MoveRecord
 
 SHOWN_KINDS = (MoveKind.PLAYER, MoveKind.FORCED)
@@ -142,30 +143,32 @@ def viewer_caption(position: Position, total: int, record: GameRecord) -> str:
 
 def render_position(record: GameRecord, position: Position) -> bytes:
     """The PNG of one position of a replay, its words in the current language."""
-    names = [seat.display_name for seat in record.seats]
-    return render(position.view, position.highlight, names=names,
+    return render(position.view, position.highlight, names=seat_names(record),
                   language=current_language().value)
 
 
-FALLBACK_WIDTHS = (600, 480)
-"""Narrower GIFs tried, in order, when a replay at `MAX_WIDTH` is too big to upload."""
-
-MIN_SAMPLED_FRAMES = 8
-"""The fewest frames a sampled replay (the last resort for a huge game) keeps."""
+def seat_names(record: GameRecord) -> list[str]:
+    """The players' names, by seat."""
+    return [seat.display_name for seat in record.seats]
 
 
 @dataclass(frozen=True)
-class ReplayGif:
-    """A replay's GIF, and how many of the game's positions it shows (all, unless sampled)."""
+class ReplayPictures:
+    """What a replay GIF is drawn from, as plain data for a render worker: each decision's
+    view and highlight, its caption (in the current language) and the players' names."""
 
-    data: bytes
-    shown: int
-    positions: int
+    pictures: list[tuple[dict[str, Any], str | None]]
+    captions: list[str]
+    names: list[str]
 
-    @property
-    def sampled(self) -> bool:
-        """True when some decisions had to be left out to fit the upload limit."""
-        return self.shown < self.positions
+
+def replay_pictures(record: GameRecord, moves: Sequence[MoveRecord]) -> ReplayPictures:
+    """The game's decisions as a GIF's pictures and captions."""
+    positions = decision_positions(record, moves)
+    total = len(positions) - 1
+    return ReplayPictures([(position.view, position.highlight) for position in positions],
+                          [gif_caption(position, total, record) for position in positions],
+                          seat_names(record))
 
 
 def replay_gif(
@@ -184,24 +187,10 @@ def replay_gif(
 def fitting_gif(
     record: GameRecord, moves: Sequence[MoveRecord], *, limit: int | None,
     max_width: int = MAX_WIDTH, max_frames: int | None = None,
-) -> ReplayGif:
-    """The replay GIF at most `limit` bytes: narrower if need be, sampled only as a last resort.
-
-    Each position is drawn once; only the GIF is made again for a narrower or sampled try.
-    """
-    positions = decision_positions(record, moves)
-    total = len(positions) - 1
-    frames = [render_position(record, position) for position in positions]
-    captions = [gif_caption(position, total, record) for position in positions]
-    keep = sample_indices(len(positions), max_frames or len(positions))
-    widths = [max_width, *(w for w in FALLBACK_WIDTHS if w < max_width)]
-    while True:
-        for width in widths:
-            data = animate([frames[i] for i in keep], captions=[captions[i] for i in keep],
-                           max_width=width)
-            if limit is None or len(data) <= limit:
-                return ReplayGif(data, len(keep), len(positions))
-        if len(keep) <= MIN_SAMPLED_FRAMES:
-            return ReplayGif(data, len(keep), len(positions))
-        keep = sample_indices(len(positions), max(MIN_SAMPLED_FRAMES, len(keep) // 2))
-        widths = widths[-1:]
+) -> FittedAnimation:
+    """The replay GIF at most `limit` bytes, drawn here (see `bot.painter.draw_replay`, which
+    the bot runs in a render worker): narrower if need be, sampled only as a last resort."""
+    shown = replay_pictures(record, moves)
+    return draw_replay(shown.pictures, shown.captions, shown.names, limit=limit,
+                       language=current_language().value, max_width=max_width,
+                       max_frames=max_frames)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
@@ -217,3 +218,44 @@ class _Frame(NamedTuple):
         if self.delta:
             params["transparency"] = TRANSPARENT
         return b"".join(GifImagePlugin.getdata(self.image, self.offset, **params))
+
+
+FALLBACK_WIDTHS = (600, 480)
+"""Narrower GIFs tried, in order, when an animation at `MAX_WIDTH` is too big."""
+
+MIN_SAMPLED_FRAMES = 8
+"""The fewest frames a sampled animation (the last resort for a huge game) keeps."""
+
+
+@dataclass(frozen=True)
+class FittedAnimation:
+    """A GIF made to fit a size, and how many of its frames it shows (all, unless sampled)."""
+
+    data: bytes
+    shown: int
+    frames: int
+
+    @property
+    def sampled(self) -> bool:
+        """True when some frames had to be left out to fit."""
+        return self.shown < self.frames
+
+
+def fitting_animation(
+    frames: Sequence[bytes], captions: Sequence[str], *, limit: int | None,
+    max_width: int = MAX_WIDTH, max_frames: int | None = None,
+) -> FittedAnimation:
+    """The captioned GIF of `frames` in at most `limit` bytes: narrower if need be, sampled
+    (first and last kept) only as a last resort, or from the start down to `max_frames`."""
+    keep = sample_indices(len(frames), max_frames or len(frames))
+    widths = [max_width, *(w for w in FALLBACK_WIDTHS if w < max_width)]
+    while True:
+        for width in widths:
+            data = animate([frames[i] for i in keep], captions=[captions[i] for i in keep],
+                           max_width=width)
+            if limit is None or len(data) <= limit:
+                return FittedAnimation(data, len(keep), len(frames))
+        if len(keep) <= MIN_SAMPLED_FRAMES:
+            return FittedAnimation(data, len(keep), len(frames))
+        keep = sample_indices(len(frames), max(MIN_SAMPLED_FRAMES, len(keep) // 2))
+        widths = widths[-1:]

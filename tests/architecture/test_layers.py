@@ -26,9 +26,9 @@ ALLOWED: dict[str, set[str]] = {
 """Which first-party packages each package may import (besides itself)."""
 
 BOT_LAYERS: list[set[str]] = [
-    {"bot", "bot.errors", "bot.config", "bot.replay", "bot.ai_players", "bot.clock",
+    {"bot", "bot.errors", "bot.config", "bot.painter", "bot.ai_players", "bot.clock",
      "bot.copy_database"},
-    {"bot.painter"},  # draws boards and replays (bot.replay) in worker processes
+    {"bot.replay"},  # the painter draws replays in its workers; here is what it draws
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
     {"bot.components"},
     {"bot.games.base"},

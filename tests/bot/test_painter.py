@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bot import painter as painter_module
 from bot.painter import ProcessPainter, ThreadPainter
-from bot.replay import fitting_gif
+from bot.replay import fitting_gif, replay_pictures
 from engines import GAMES
 from i18n import Language, use_language
 from renderers import render
@@ -117,12 +117,14 @@ async def test_a_render_worker_that_dies_is_replaced_and_the_picture_still_drawn
         painter.close()
 
 
-async def test_a_replay_gif_is_made_in_a_worker_process_in_the_askers_language() -> None:
+async def test_a_replay_gif_is_made_in_a_worker_process_with_the_askers_captions() -> None:
     record, moves = random_game("qawale", 3)
     painter = ProcessPainter(1)
     try:
         with use_language(Language.FR):
-            made = await painter.replay(record, moves, limit=8_000_000)
+            shown = replay_pictures(record, moves)
+            made = await painter.replay(shown.pictures, shown.captions, shown.names,
+                                        limit=8_000_000)
     finally:
         painter.close()
     with use_language(Language.FR):
@@ -139,7 +141,7 @@ async def test_boards_go_to_another_worker_while_one_makes_a_replay(monkeypatch)
         release.wait(5)
         return "gif"
 
-    monkeypatch.setattr(painter_module, "fitting_gif", slow_gif)
+    monkeypatch.setattr(painter_module, "fitting_animation", slow_gif)
     monkeypatch.setattr(painter_module, "render", lambda *args, **kwargs: b"png")
     started: list[ThreadPoolExecutor] = []
 
@@ -149,9 +151,9 @@ async def test_boards_go_to_another_worker_while_one_makes_a_replay(monkeypatch)
 
     painter = ProcessPainter(2, busy_at=2, start_worker=start_worker)
     view = GAMES["qawale"].new_state(2).view(None)
-    record, moves = random_game("qawale", 3)
     try:
-        gif = asyncio.ensure_future(painter.replay(record, moves, limit=1000))
+        gif = asyncio.ensure_future(painter.replay([(view, None)], ["Start"], ["Ann", "Bob"],
+                                                   limit=1000))
         await asyncio.to_thread(replaying.wait, 5)
         board = await asyncio.wait_for(painter.paint(view, None), 5)
         assert board == b"png", "a board does not wait for the replay"

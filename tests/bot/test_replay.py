@@ -73,7 +73,7 @@ def _fake_render(drawn: list[str | None]):
 def test_a_huge_game_is_sampled_as_a_last_resort_keeping_the_start_and_the_end(
     monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.replay.render", _fake_render([]))
+    monkeypatch.setattr("bot.painter.render", _fake_render([]))
     gif = Image.open(io.BytesIO(replay_gif(_record(), _log(), max_frames=3)))
     assert gif.n_frames == 3
     shown: list[list[str]] = []
@@ -82,7 +82,7 @@ def test_a_huge_game_is_sampled_as_a_last_resort_keeping_the_start_and_the_end(
         shown.append(list(captions))
         return b"x" * (100 * len(frames))
 
-    monkeypatch.setattr("bot.replay.animate", fake_animate)
+    monkeypatch.setattr("renderers.animation.animate", fake_animate)
     record = _record()
     record.game = "granat"  # no chance, no forced move in its first plies: one per decision
     state, rng, moves = GAMES["granat"].new_state(2), random.Random(5), []
@@ -91,7 +91,7 @@ def test_a_huge_game_is_sampled_as_a_last_resort_keeping_the_start_and_the_end(
         state.apply(moves[-1])
     log = [MoveRecord(i + 1, i % 2, 100, MoveKind.PLAYER, m, NOW) for i, m in enumerate(moves)]
     fitted = fitting_gif(record, log, limit=100 * 10)
-    assert fitted.sampled and fitted.positions == len(moves) + 1 and fitted.shown <= 10
+    assert fitted.sampled and fitted.frames == len(moves) + 1 and fitted.shown <= 10
     assert shown[-1][0].startswith("Start") and shown[-1][-1].startswith(f"{len(moves)}.")
 
 
@@ -102,8 +102,8 @@ def test_a_replay_too_big_is_made_narrower_before_any_move_is_dropped(monkeypatc
         widths.append(max_width)
         return b"x" * (max_width * len(frames))
 
-    monkeypatch.setattr("bot.replay.animate", fake_animate)
-    monkeypatch.setattr("bot.replay.render", _fake_render([]))
+    monkeypatch.setattr("renderers.animation.animate", fake_animate)
+    monkeypatch.setattr("bot.painter.render", _fake_render([]))
     fitted = fitting_gif(_record(), _log(), limit=600 * 4)
     assert widths == [720, 600] and not fitted.sampled and fitted.shown == 4
 

@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.load import LoopbackDiscord, new_game, one_move
+from bench.loopback import LoopbackDiscord, new_game, one_move
 from bot.games import GAME_UIS
 from bot.painter import ThreadPainter
 from bot.ratings import rate_game

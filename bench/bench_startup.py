@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.load import LoopbackDiscord
+from bench.loopback import LoopbackDiscord
 from bot.games import GAME_UIS
 from bot.painter import ThreadPainter
 from bot.ratings import rate_game

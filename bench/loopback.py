@@ -1,0 +1,215 @@
+"""The bot's own services against a stand-in for Discord on loopback, and the load run that
+`bench/load.py` starts (see there); `bench_processes.py` and `bench_startup.py` use its parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import discord
+
+from bot.errors import Refusal
+from bot.games import GAME_UIS
+from bot.painter import Painter, ProcessPainter, ThreadPainter
+from bot.publisher import Post
+from bot.ratings import rate_game
+from bot.sessions import GameSession, SessionManager
+from engines import GAMES, IllegalMove
+from storage import Database, Seat
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+DESCRIPTION = "Moves per second the bot sustains, and how long a board takes (bench/load.py)."
+
+
+class LoopbackDiscord:
+    """A publisher that does what discord.py does with a message, then waits one round trip."""
+
+    def __init__(self, rtt: float) -> None:
+        self.rtt = rtt
+        self.next_id = 10**17
+        self.calls = 0
+
+    async def _send(self, post: Post) -> None:
+        self.calls += 1
+        payload: dict[str, Any] = {"content": post.content}
+        if post.embed is not None:
+            payload["embeds"] = [post.embed.to_dict()]
+        if post.view is not None:
+            payload["components"] = post.view.to_components()
+        for file in post.files:
+            file.fp.read()
+            file.reset()
+        discord.utils._to_json(payload)
+        await asyncio.sleep(self.rtt)
+
+    async def post(self, channel_id: int, post: Post) -> int:
+        await self._send(post)
+        self.next_id += 1
+        return self.next_id
+
+    async def edit(self, channel_id: int, message_id: int, post: Post) -> None:
+        await self._send(post)
+
+    async def remove_components(self, channel_id: int, message_id: int) -> None:
+        await self._send(Post())
+
+    async def direct_message(self, user_id: int, text: str) -> None:
+        await self._send(Post(content=text))
+
+    async def typing(self, channel_id: int) -> None:
+        """Nothing to draw."""
+
+    async def close_thread(self, channel_id: int) -> None:
+        await self._send(Post())
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User and system CPU seconds of each of these processes so far."""
+    spent = {}
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        spent[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return spent
+
+
+def cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """CPU seconds these processes spent since `before` (a process started since counts
+    whole; the painter stops none while it is busy)."""
+    return sum(now - before.get(pid, 0.0) for pid, now in cpu_seconds(pids).items())
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory(painter: Painter) -> str:
+    """The resident memory of the bot's process and of each render worker."""
+    workers = " + ".join(f"{rss_mib(pid):.0f}" for pid in worker_pids(painter))
+    return (f"RSS: bot {rss_mib(os.getpid()):.0f} MiB, render workers {workers or '-'} MiB")
+
+
+def worker_pids(painter: Painter) -> list[int]:
+    """The render workers' process ids (none for a thread painter)."""
+    return painter.pids() if isinstance(painter, ProcessPainter) else []
+
+
+async def new_game(db: Database, sessions: SessionManager, number: int,
+                   rng: random.Random) -> GameSession:
+    """Store and start a game between two (Kraut & Rüben: three) members."""
+    game = list(GAMES)[number % len(GAMES)]
+    players = 3 if game == "kraut_ruben" else 2
+    seats = [Seat(seat, 1000 * number + seat + 1, f"Player {seat + 1}")
+             for seat in range(players)]
+    record = await db.create_game(
+        game=game, guild_id=1, channel_id=10**6 + number, parent_id=1, seats=seats,
+        options={}, rng_seed=rng.randrange(2**31), now=datetime.now(UTC),
+        state=GAMES[game].new_state(players).dump())
+    return await sessions.start(record)
+
+
+async def one_move(session: GameSession, rng: random.Random) -> bool:
+    """A random legal move by the player to move; False when there was none to make."""
+    seat = session.state.current_player
+    if session.is_over or seat is None or seat < 0 or session.lock.locked():
+        return False
+    move = rng.choice(session.state.legal_moves())
+    try:
+        await session.play(session.record.user_at(seat), str(move))
+    except (Refusal, IllegalMove):
+        return False
+    return True
+
+
+async def run_rate(sessions: SessionManager, live: list[GameSession], db: Database, rate: float,
+                   seconds: float, rng: random.Random, painter: Painter) -> None:
+    """Send moves at `rate` for `seconds`; print latency percentiles and CPU per move."""
+    latencies: list[float] = []
+    tasks: set[asyncio.Task[None]] = set()
+    counter = [len(live)]
+
+    async def move(index: int) -> None:
+        session = live[index]
+        start = time.perf_counter()
+        if await one_move(session, rng):
+            latencies.append((time.perf_counter() - start) * 1000)
+        if session.is_over:  # keep N games live
+            counter[0] += 1
+            live[index] = await new_game(db, sessions, counter[0], rng)
+
+    cpu_main, cpu_workers = cpu_seconds([os.getpid()]), cpu_seconds(worker_pids(painter))
+    began = time.perf_counter()
+    sent = 0
+    while (elapsed := time.perf_counter() - began) < seconds:
+        due = sent / rate
+        if due > elapsed:
+            await asyncio.sleep(due - elapsed)
+        task = asyncio.create_task(move(rng.randrange(len(live))))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        sent += 1
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - began
+    done = len(latencies)
+    main = cpu_since(cpu_main, [os.getpid()]) / max(done, 1) * 1000
+    workers = cpu_since(cpu_workers, worker_pids(painter)) / max(done, 1) * 1000
+    cuts = statistics.quantiles(latencies, n=100) if done > 1 else [0.0] * 99
+    print(f"{rate:6.0f}/s  {done / wall:7.1f}/s done  p50 {cuts[49]:7.1f}  p95 {cuts[94]:7.1f}  "
+          f"p99 {cuts[98]:7.1f} ms   CPU/move bot {main:5.1f} ms, workers {workers:5.1f} ms",
+          flush=True)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    rng = random.Random(5)
+    with tempfile.TemporaryDirectory() as folder:
+        db = await Database.open(f"sqlite:///{Path(folder) / 'load.db'}", rater=rate_game)
+        painter: Painter = (ProcessPainter(args.workers) if args.painter == "process"
+                            else ThreadPainter())
+        publisher = LoopbackDiscord(args.rtt / 1000)
+        sessions = SessionManager(db, GAME_UIS, publisher, painter=painter)
+        live = [await new_game(db, sessions, number, rng) for number in range(args.games)]
+        await asyncio.sleep(2)  # the first worker warms up
+        most = args.workers if args.painter == "process" else 0
+        print(f"{args.games} live games, painter: {args.painter} (up to {most or 'no'} worker "
+              f"processes, started as the load needs them), Discord round trip "
+              f"{args.rtt:.0f} ms")
+        for rate in (float(r) for r in args.rates.split(",")):
+            calls = publisher.calls
+            await run_rate(sessions, live, db, rate, args.seconds, rng, painter)
+            per_move = (publisher.calls - calls) / (rate * args.seconds)
+            print(f"          REST calls per move: {per_move:.1f}; {memory(painter)}")
+        if args.rest:  # a quiet spell after the bursts: one move a second
+            await run_rate(sessions, live, db, 1.0, args.rest, rng, painter)
+            print(f"          after {args.rest:.0f} s at 1 move/s: {memory(painter)}")
+        painter.close()
+        await db.close()
+
+
+def main() -> None:
+    """Parse the arguments and run."""
+    parser = argparse.ArgumentParser(description=DESCRIPTION)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rates", default="40,80,120,160")
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--painter", choices=["process", "thread"], default="process")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--rtt", type=float, default=30, help="Discord's round trip, ms")
+    parser.add_argument("--rest", type=float, default=0,
+                        help="seconds at 1 move/s after the rates, then memory again")
+    asyncio.run(main_async(parser.parse_args()))

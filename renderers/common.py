@@ -917,16 +917,17 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
 def _to_palette(image: Image.Image, reference: Image.Image | None) -> Image.Image:
     """`image` in `reference`'s colours if they suit it, else in a palette of its own."""
     step = PALETTE_SAMPLING
-    sample = image.resize((max(1, image.width // step), max(1, image.height // step)),
-                          Image.Resampling.NEAREST)
+    sampled = (max(1, image.width // step), max(1, image.height // step))
+    sample = image.resize(sampled, Image.Resampling.NEAREST)
     if reference is not None:
-        warm = _warm_copy(reference)
-        mapped = sample.quantize(palette=warm, dither=Image.Dither.NONE).convert("RGB")
+        indexed = image.quantize(palette=_warm_copy(reference), dither=Image.Dither.NONE)
+        # The same pixels of the mapped picture: how far their palette colours are.
+        mapped = indexed.resize(sampled, Image.Resampling.NEAREST).convert("RGB")
         histogram = ImageChops.difference(sample, mapped).histogram()
         off = sum(sum(histogram[band * 256 + PALETTE_TOLERANCE + 1:(band + 1) * 256])
                   for band in range(3))
         if off <= PALETTE_MISFIT * sample.width * sample.height:
-            return image.quantize(palette=warm, dither=Image.Dither.NONE)
+            return indexed
     # A colour the game's palette lacks (or no such palette): the picture's own palette.
     own = sample.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return image.quantize(palette=own, dither=Image.Dither.NONE)

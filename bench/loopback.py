@@ -124,11 +124,27 @@ async def new_game(db: Database, sessions: SessionManager, number: int,
     return await sessions.start(record)
 
 
+def can_move(session: GameSession) -> bool:
+    """True when a player of the game may move now: it is not over, a person is to move, and
+    no move of theirs is still being played."""
+    seat = session.state.current_player
+    return not session.is_over and seat is not None and seat >= 0 and not session.lock.locked()
+
+
+def movable(live: list[GameSession], rng: random.Random) -> int:
+    """A random live game that can take a move now (see `can_move`), by its index."""
+    while True:
+        index = rng.randrange(len(live))
+        if can_move(live[index]):
+            return index
+
+
 async def one_move(session: GameSession, rng: random.Random) -> bool:
     """A random legal move by the player to move; False when there was none to make."""
-    seat = session.state.current_player
-    if session.is_over or seat is None or seat < 0 or session.lock.locked():
+    if not can_move(session):
         return False
+    seat = session.state.current_player
+    assert seat is not None
     move = rng.choice(session.state.legal_moves())
     try:
         await session.play(session.record.user_at(seat), str(move))
@@ -160,19 +176,24 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
         due = sent / rate
         if due > elapsed:
             await asyncio.sleep(due - elapsed)
-        task = asyncio.create_task(move(rng.randrange(len(live))))
+        # A game that can take a move: every move sent is one the bot must play.
+        task = asyncio.create_task(move(movable(live, rng)))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         sent += 1
     await asyncio.gather(*tasks)
-    wall = time.perf_counter() - began
+    drained = time.perf_counter() - began - seconds
     done = len(latencies)
     main = cpu_since(cpu_main, [os.getpid()]) / max(done, 1) * 1000
     workers = cpu_since(cpu_workers, worker_pids(painter)) / max(done, 1) * 1000
     cuts = statistics.quantiles(latencies, n=100) if done > 1 else [0.0] * 99
-    print(f"{rate:6.0f}/s  {done / wall:7.1f}/s done  p50 {cuts[49]:7.1f}  p95 {cuts[94]:7.1f}  "
+    print(f"{rate:6.0f}/s  {done / seconds:7.1f}/s done  p50 {cuts[49]:7.1f}  p95 {cuts[94]:7.1f}  "
           f"p99 {cuts[98]:7.1f} ms   CPU/move bot {main:5.1f} ms, workers {workers:5.1f} ms",
           flush=True)
+    # All moves done and the last soon after the sending stopped: the bot kept up.
+    print(f"          {done} of {sent} moves done, the last {drained:.1f} s after the sending "
+          "stopped", flush=True)
+
 
 
 async def main_async(args: argparse.Namespace) -> None:

@@ -14,7 +14,7 @@ import math
 import random
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -948,19 +948,41 @@ def _warm_copy(palette: Image.Image) -> Image.Image:
     return copy
 
 
+_PALETTES: dict[str, Image.Image] = {}
+"""Each game's palette, once chosen here or handed over (see `adopt_palettes`), by game id."""
+
+
+def chosen_palettes() -> dict[str, bytes]:
+    """The games' palettes chosen so far, as RGB bytes: what `adopt_palettes` takes."""
+    return {game: bytes(palette.getpalette("RGB") or b"") for game, palette in _PALETTES.items()}
+
+
+def adopt_palettes(palettes: Mapping[str, bytes]) -> None:
+    """Use palettes another process chose (see `chosen_palettes`) instead of choosing them
+    again: choosing them all takes most of a second, and they come out the same."""
+    for game, colours in palettes.items():
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(colours, "RGB")
+        _PALETTES.setdefault(game, palette)
+
+
 def reference_palette(
     render: Callable[..., bytes],
     game: Game[Any],
     players: Sequence[int],
     plies: Sequence[int],
 ) -> Image.Image:
-    """A game's palette, chosen once from pictures of reference games (seeded random play).
+    """A game's palette, chosen once from pictures of reference games (seeded random play),
+    or the one another process chose (see `adopt_palettes`).
 
     Start, middle and end positions, with their last moves and as previews: the colours the
     game's boards are made of. A picture with a colour they lack gets its own palette. The
     references are drawn in English whatever the language of the moment, so a picture's bytes
     never depend on the language of the first picture a process drew.
     """
+    known = _PALETTES.get(game.id)
+    if known is not None:
+        return known
     pictures: list[Image.Image] = []
     token = _REFERENCES.set(pictures)
     unrecorded = _RECORDS.set(None)  # the reference games are not the picture being checked
@@ -985,7 +1007,8 @@ def reference_palette(
     for sample in samples:
         sheet.paste(sample, (0, top))
         top += sample.height
-    return sheet.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    chosen = sheet.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return _PALETTES.setdefault(game.id, chosen)
 
 
 def seeded_position(game: Game[Any], players: int, moves: int, seed: int,

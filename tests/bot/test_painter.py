@@ -71,7 +71,7 @@ async def test_a_second_worker_starts_when_the_first_is_busy_and_stops_once_idle
     monkeypatch.setattr(painter_module, "render", slow_render)
     clock, started = Clock(), []
 
-    def start_worker() -> ThreadPoolExecutor:  # a thread stands in for a worker process
+    def start_worker(palettes) -> ThreadPoolExecutor:  # a thread stands in for a worker
         started.append(ThreadPoolExecutor(1))
         return started[-1]
 
@@ -145,7 +145,7 @@ async def test_boards_go_to_another_worker_while_one_makes_a_replay(monkeypatch)
     monkeypatch.setattr(painter_module, "render", lambda *args, **kwargs: b"png")
     started: list[ThreadPoolExecutor] = []
 
-    def start_worker() -> ThreadPoolExecutor:  # a thread stands in for a worker process
+    def start_worker(palettes) -> ThreadPoolExecutor:  # a thread stands in for a worker
         started.append(ThreadPoolExecutor(1))
         return started[-1]
 
@@ -163,3 +163,26 @@ async def test_boards_go_to_another_worker_while_one_makes_a_replay(monkeypatch)
     finally:
         release.set()
         painter.close()
+
+
+async def test_a_worker_started_later_takes_the_palettes_the_first_chose_and_draws_the_same(
+) -> None:
+    handed = []
+
+    def start_worker(palettes):
+        handed.append(palettes)
+        return painter_module.spawn_worker(palettes)
+
+    state = GAMES["granat"].new_state(2)
+    painter = ProcessPainter(2, busy_at=1, start_worker=start_worker)
+    try:
+        await painter.paint(state.view(None), None)
+        await asyncio.gather(*(painter.paint(state.view(None), None) for _ in range(3)))
+        assert painter.workers == 2
+    finally:
+        painter.close()
+    assert handed[0] is None and set(handed[1]) == set(GAMES), "the first chose, the second took"
+    with painter_module.spawn_worker(handed[1]) as second:
+        picture = second.submit(painter_module.draw, state.view(None), None, preview=False,
+                                names=None, language="en").result()
+    assert picture == render(state.view(None))

@@ -15,7 +15,6 @@ from typing import Any
 from bot.painter import draw_replay
 from engines import GAMES
 from i18n import _, current_language, ngettext
-from renderers import render
 from renderers.animation import MAX_WIDTH, FittedAnimation
 from storage import GameRecord, GameStatus, MoveKind, MoveRecord
 
@@ -139,12 +138,6 @@ def viewer_caption(position: Position, total: int, record: GameRecord) -> str:
     if position.number == total:
         text += f" · {outcome_text(record)}"
     return text
-
-
-def render_position(record: GameRecord, position: Position) -> bytes:
-    """The PNG of one position of a replay, its words in the current language."""
-    return render(position.view, position.highlight, names=seat_names(record),
-                  language=current_language().value)
 
 
 def seat_names(record: GameRecord) -> list[str]:

@@ -13,7 +13,8 @@ from PIL import Image, ImageChops, ImageStat
 from bot.components import ReplayStep
 from bot.errors import Refusal
 from bot.records import MAX_UPLOAD
-from bot.replay import decision_positions, render_position
+from bot.replay import Position, decision_positions, seat_names
+from renderers import render
 from renderers.animation import HOLD_MS, MAX_WIDTH
 from storage import GameRecord, MoveKind, NewMove, Seat
 from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, control_labels
@@ -26,6 +27,11 @@ LONG_GRANAT = ("granat", 5, 0.5)
 DRAWING_SETTLE_TIMEOUT = 300
 """Seconds simcord waits for the bot while it draws a long replay (about 20 s, more when the
 machine is busy)."""
+
+
+def render_position(record: GameRecord, position: Position) -> bytes:
+    """The picture the bot shows of one position of a replay (English)."""
+    return render(position.view, position.highlight, names=seat_names(record))
 
 
 async def _store(env, guild_id: int, record: GameRecord, moves, *, seats=None,

@@ -174,7 +174,7 @@ class ProcessPainter:
         burst from a quiet spell sees."""
         asked = self._palettes
         palettes = (asked.result() if asked is not None and asked.done()
-                    and asked.exception() is None else None)
+                    and not asked.cancelled() and asked.exception() is None else None)
         pool = self._start_worker(palettes)
         worker = Worker(pool, pool.submit(int), last_used=self._clock())
         if palettes is None and (asked is None or asked.done()):

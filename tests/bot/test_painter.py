@@ -186,3 +186,29 @@ async def test_a_worker_started_later_takes_the_palettes_the_first_chose_and_dra
         picture = second.submit(painter_module.draw, state.view(None), None, preview=False,
                                 names=None, language="en").result()
     assert picture == render(state.view(None))
+
+
+async def test_a_worker_starts_even_when_the_palettes_asked_of_another_never_came(
+    monkeypatch,
+) -> None:
+    monkeypatch.setattr(painter_module, "render", lambda *args, **kwargs: b"png")
+    hold = threading.Event()
+    started: list[ThreadPoolExecutor] = []
+
+    def start_worker(palettes) -> ThreadPoolExecutor:  # a thread stands in for a worker
+        started.append(ThreadPoolExecutor(1))
+        if len(started) == 1:
+            started[0].submit(hold.wait, 5)  # still warming up when it is stopped
+        return started[-1]
+
+    painter = ProcessPainter(2, busy_at=1, start_worker=start_worker)
+    try:
+        started[0].shutdown(wait=False, cancel_futures=True)  # its palettes will never come
+        hold.set()
+        await asyncio.sleep(0.05)
+        painter._replace(painter._workers[0])  # as after a dead worker
+        assert await painter.paint(GAMES["qawale"].new_state(2).view(None), None) == b"png"
+        assert len(started) == 2
+    finally:
+        hold.set()
+        painter.close()

@@ -110,7 +110,7 @@ def draw_replay(pictures: Sequence[Picture], captions: Sequence[str], names: Seq
               for view, highlight in pictures]
     gif = fitting_animation(frames, captions, limit=limit, max_width=max_width,
                             max_frames=max_frames)
-    del frames
+    del frames  # before the hand-back, so that their memory goes back too
     release_memory()
     return gif
 

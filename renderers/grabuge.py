@@ -123,9 +123,9 @@ def _footer_left(canvas: Canvas, decks: int, turn: int, note: Phrase) -> str:
     return "Le Grabuge"
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    """The PNG palette of this game's boards (see `reference_palette`, which keeps it), chosen
+    on first use."""
     return reference_palette(render_grabuge, GRABUGE, players=(2,), plies=(0, 80, 200, 100_000))
 
 

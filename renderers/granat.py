@@ -159,9 +159,9 @@ def must_capture(view: GranatView) -> list[str]:
 
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    """The PNG palette of this game's boards (see `reference_palette`, which keeps it), chosen
+    on first use."""
     return reference_palette(render_granat, GRANAT, players=(2,), plies=(0, 10, 20, 40, 10_000))
 
 

@@ -118,9 +118,9 @@ def _mover(view: GrapsView) -> int:
 
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    """The PNG palette of this game's boards (see `reference_palette`, which keeps it), chosen
+    on first use."""
     return reference_palette(render_graps, GRAPS, players=(2,), plies=(0, 24, 60, 10_000))
 
 

@@ -150,9 +150,9 @@ def render_kraut_ruben(
 
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    """The PNG palette of this game's boards (see `reference_palette`, which keeps it), chosen
+    on first use."""
     return reference_palette(render_kraut_ruben, KRAUT_RUBEN, players=(3, 5),
                              plies=(0, 50, 100_000))
 

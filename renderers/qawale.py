@@ -131,9 +131,9 @@ def render_qawale(
 
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """The PNG palette of this game's boards (see `reference_palette`), chosen on first use."""
+    """The PNG palette of this game's boards (see `reference_palette`, which keeps it), chosen
+    on first use."""
     return reference_palette(render_qawale, QAWALE, players=(2,), plies=(0, 14, 40, 10_000))
 
 

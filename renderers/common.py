@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -28,6 +28,7 @@ from engines.base import CHANCE, Game, ResultDict
 from engines.grid import Cell, Grid
 from i18n import Language, _, current_language, ngettext, use_language
 from renderers.png import palette_png
+from renderers.tiles import cut
 
 Colour = str
 """A Pillow colour: "#rrggbb"."""
@@ -397,19 +398,33 @@ SOLID_CORE_MIN = 1024
 
 PatchBox = tuple[int, int, int, int]
 
+TILED_MIN = 1024
+"""Picture pixels above which a stamp is cut into tiles (see `renderers.tiles`): below it,
+the few pixels saved do not pay for the extra pastes."""
+
 
 @dataclass(frozen=True)
 class _Stamp:
-    """A drawn shape ready to paste: its edges through their coverage, its inside filled.
+    """A drawn shape ready to paste: only its edges through their coverage.
 
-    Pasting through a mask costs some ten times a plain fill per pixel, so a big shape's
-    inside, where the shape covers every pixel in its fill colour, is just filled.
+    Pasting through a mask costs some ten times a plain fill or copy per pixel, so what the
+    shape covers entirely is filled (in its fill colour) or copied, and what it leaves
+    untouched is not pasted at all (see `renderers.tiles`).
     """
 
     pieces: tuple[tuple[Image.Image, int, int], ...]
-    """Masks (or RGBA patches) with their top-left corners, relative to the stamp's."""
-    core: PatchBox | None
-    """The box (relative, far edges excluded) of solid fill, if any."""
+    """Masks (or RGBA patches) to paste through their coverage, with their top-left corners
+    relative to the stamp's."""
+    copies: tuple[tuple[Image.Image, int, int], ...]
+    """Opaque parts of a two-colour stamp, as RGB patches pasted as they are."""
+    fills: tuple[PatchBox, ...]
+    """Boxes (relative, far edges excluded) the shape covers entirely in its fill colour."""
+    pasted: tuple[tuple[Any, PatchBox], ...] = field(init=False, repr=False)
+    """The pieces as Pillow's core images with their boxes: what the hot loop pastes."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pasted", tuple(
+            (piece.im, (x, y, x + piece.width, y + piece.height)) for piece, x, y in self.pieces))
 
 
 def _solid_core(shape: _Shape, factor: int) -> PatchBox | None:
@@ -447,7 +462,8 @@ def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
     premultiplied so that the edges keep their colours.
     """
     device = (size[0] * factor, size[1] * factor)
-    if shape.outline is None or shape.fill is None or shape.outline == shape.fill:
+    one_colour = shape.outline is None or shape.fill is None or shape.outline == shape.fill
+    if one_colour:
         patch = Image.new("L", device, 0)
         _draw_shape(ImageDraw.Draw(patch), shape, 255 if shape.fill is not None else None,
                     255 if shape.outline is not None else None)
@@ -456,16 +472,40 @@ def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
         _draw_shape(ImageDraw.Draw(patch), shape, shape.fill, shape.outline)
     if factor > 1:
         patch = patch.reduce(factor)
-    core = _solid_core(shape, factor)
-    if core is None:
-        return _Stamp(((patch, 0, 0),), None)
-    # The edges: bands above and below the core, and the sides between them.
-    cx0, cy0, cx1, cy1 = core
+    if patch.width * patch.height < TILED_MIN:
+        return _Stamp(((patch, 0, 0),), (), ())
     w, h = patch.size
-    bands = [(0, 0, w, cy0), (0, cy1, w, h), (0, cy0, cx0, cy1), (cx1, cy0, w, cy1)]
-    pieces = tuple((patch.crop(band), band[0], band[1]) for band in bands
-                   if band[2] > band[0] and band[3] > band[1])
-    return _Stamp(pieces, core)
+    core = _solid_core(shape, factor)
+    fills: list[PatchBox] = []
+    if core is None:
+        bands = [(0, 0, w, h)]
+    else:
+        # The edges: bands above and below the core, and the sides between them.
+        cx0, cy0, cx1, cy1 = core
+        fills.append(core)
+        bands = [(0, 0, w, cy0), (0, cy1, w, h), (0, cy0, cx0, cy1), (cx1, cy0, w, cy1)]
+    pieces: list[tuple[Image.Image, int, int]] = []
+    copies: list[tuple[Image.Image, int, int]] = []
+    for bx0, by0, bx1, by1 in bands:
+        if bx1 <= bx0 or by1 <= by0:
+            continue
+        band = patch.crop((bx0, by0, bx1, by1))
+        regions = cut(band if one_colour else band.getchannel("A"))
+        pieces.extend((band.crop(r), bx0 + r[0], by0 + r[1]) for r in regions.partial)
+        for r in regions.full:
+            if one_colour:
+                fills.append((bx0 + r[0], by0 + r[1], bx0 + r[2], by0 + r[3]))
+            else:
+                copies.append((band.crop(r).convert("RGB"), bx0 + r[0], by0 + r[1]))
+    return _Stamp(tuple(pieces), tuple(copies), tuple(fills))
+
+
+def _mask_stamp(mask: Image.Image) -> _Stamp:
+    """A one-colour stamp of a coverage `mask`: cut into tiles if it is big."""
+    if mask.width * mask.height < TILED_MIN:
+        return _Stamp(((mask, 0, 0),), (), ())
+    regions = cut(mask)
+    return _Stamp(tuple((mask.crop(r), r[0], r[1]) for r in regions.partial), (), regions.full)
 
 
 _small_stamp = lru_cache(maxsize=STAMP_CACHE)(_new_stamp)
@@ -476,8 +516,8 @@ _big_stamp = lru_cache(maxsize=BIG_STAMP_CACHE)(_new_stamp)
 def _text_stamp(
     text: str, size: int, bold: bool, anchor: str, stroke: int, phase: tuple[int, int],
     factor: int,
-) -> tuple[Image.Image, int, int]:
-    """The coverage mask of `text` (filled stroke included), and where it goes.
+) -> tuple[_Stamp, int, int]:
+    """The one-colour stamp of `text` (filled stroke included), and where it goes.
 
     The text is anchored at a device point `phase` pixels past a picture pixel's corner;
     the mask's top-left corner is returned relative to that picture pixel.
@@ -492,7 +532,7 @@ def _text_stamp(
     ImageDraw.Draw(patch).text((phase[0] - x0 * factor, phase[1] - y0 * factor), text,
                                fill=255, font=face, anchor=anchor, stroke_width=stroke,
                                stroke_fill=255 if stroke else None)
-    return (patch.reduce(factor) if factor > 1 else patch), x0, y0
+    return _mask_stamp(patch.reduce(factor) if factor > 1 else patch), x0, y0
 
 
 @lru_cache(maxsize=STAMP_CACHE)
@@ -575,37 +615,43 @@ class Canvas:
         if ink is None:
             return
         stamp = _stamp(key, (x1 - x0, y1 - y0), factor)
-        for patch, x, y in stamp.pieces:
-            if one_colour:
-                self._paste_mask(ink, patch, x0 + x, y0 + y)
-            else:
-                self._composite(patch, x0 + x, y0 + y)
-        if stamp.core is not None:
-            cx0, cy0, cx1, cy1 = stamp.core
-            solid = shape.fill or ink
-            self.image.im.paste(_rgb(solid) + ((255,) if self.image.mode == "RGBA" else ()),
-                                (x0 + cx0, y0 + cy0, x0 + cx1, y0 + cy1))
+        self._paste_stamp(stamp, ink if one_colour else None, shape.fill or ink, x0, y0)
 
-    # Stamps are pasted with Pillow's core `paste`: the checks `Image.paste` makes first
-    # cost more than pasting a small stamp (the canvas's own image is always writable, and
-    # the core clips what falls outside it).
-    def _paste_mask(self, ink: Colour, mask: Image.Image, x: int, y: int) -> None:
-        """Paint `ink` through `mask` (coverage) with its top-left corner at (x, y)."""
-        if self.image.mode == "RGBA":
-            patch = Image.new("RGBA", mask.size, _rgb(ink))
-            patch.putalpha(mask)
-            self._composite(patch, x, y)
-        else:
-            width, height = mask.size
-            self.image.im.paste(_rgb(ink), (x, y, x + width, y + height), mask.im)
+    def _paste_stamp(self, stamp: _Stamp, ink: Colour | None, fill: Colour, x0: int,
+                     y0: int) -> None:
+        """Lay `stamp` with its top-left corner at (x0, y0): its masks in `ink` (None: its
+        pieces are RGBA patches), its fills in `fill`, its copies as they are."""
+        if self.image.mode == "RGB":
+            # Most of a board's drawing: Pillow's core `paste`, since the checks
+            # `Image.paste` makes first cost more than pasting a small piece (the canvas's
+            # image is always writable, and the core clips what falls outside it).
+            core = self.image.im
+            colour = None if ink is None else _rgb(ink)
+            for piece, (px0, py0, px1, py1) in stamp.pasted:
+                core.paste(piece if colour is None else colour,
+                           (x0 + px0, y0 + py0, x0 + px1, y0 + py1), piece)
+            solid = _rgb(fill)
+            for fx0, fy0, fx1, fy1 in stamp.fills:
+                core.paste(solid, (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
+            for patch, x, y in stamp.copies:
+                core.paste(patch.im, (x0 + x, y0 + y, x0 + x + patch.width, y0 + y + patch.height))
+            return
+        # A layer (RGBA, see `layer`): composited, since pasting over transparency would
+        # darken the edges.
+        for patch, x, y in stamp.pieces:
+            if ink is not None:
+                coloured = Image.new("RGBA", patch.size, _rgb(ink))
+                coloured.putalpha(patch)
+                patch = coloured
+            self._composite(patch, x0 + x, y0 + y)
+        for fx0, fy0, fx1, fy1 in stamp.fills:
+            self.image.im.paste((*_rgb(fill), 255), (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
+        for patch, x, y in stamp.copies:
+            self.image.paste(patch, (x0 + x, y0 + y))
 
     def _composite(self, patch: Image.Image, x: int, y: int) -> None:
-        """Lay the RGBA `patch` over the picture, its top-left corner at (x, y)."""
-        if self.image.mode != "RGBA":
-            width, height = patch.size
-            self.image.im.paste(patch.im, (x, y, x + width, y + height), patch.im)
-            return
-        # Over a transparent picture, pasting would darken the edges: composite, clipped.
+        """Lay the RGBA `patch` over this (RGBA) picture, its top-left corner at (x, y),
+        clipped to the picture."""
         left, top = max(0, -x), max(0, -y)
         right = min(patch.width, self.image.width - x)
         bottom = min(patch.height, self.image.height - y)
@@ -734,9 +780,9 @@ class Canvas:
         # As Pillow does: the filled stroke in its colour first, then the text over it.
         layers = [(stroke, self._v(stroke_width))] if stroke and stroke_width else []
         for ink, width in [*layers, (fill, 0)]:
-            mask, x, y = _text_stamp(text, device_size, bold, anchor, width,
-                                     (phase_x, phase_y), factor)
-            self._paste_mask(ink, mask, cell_x + x, cell_y + y)
+            stamp, x, y = _text_stamp(text, device_size, bold, anchor, width,
+                                      (phase_x, phase_y), factor)
+            self._paste_stamp(stamp, ink, ink, cell_x + x, cell_y + y)
 
     def note(self, kind: str, what: str, size: float, box: Box) -> None:
         """Record a text or a marker drawn by other means, while `recording()` is on."""
@@ -883,6 +929,10 @@ PALETTE_COLOURS = 256
 PALETTE_SAMPLING = 3
 """A palette is chosen from one pixel in 3 × 3: a ninth of the work, as good a palette."""
 
+PALETTE_CHECK_SAMPLING = 6
+"""Whether a game's palette suits a picture is checked on one pixel in 6 × 6: the share of
+pixels off is as well estimated on a board's 20,000 such pixels, for a third of the time."""
+
 PALETTE_TOLERANCE = 32
 """How far (on a channel) a pixel may be from its palette colour before it counts as off."""
 
@@ -916,21 +966,26 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
 
 def _to_palette(image: Image.Image, reference: Image.Image | None) -> Image.Image:
     """`image` in `reference`'s colours if they suit it, else in a palette of its own."""
-    step = PALETTE_SAMPLING
-    sampled = (max(1, image.width // step), max(1, image.height // step))
-    sample = image.resize(sampled, Image.Resampling.NEAREST)
     if reference is not None:
         indexed = image.quantize(palette=_warm_copy(reference), dither=Image.Dither.NONE)
-        # The same pixels of the mapped picture: how far their palette colours are.
-        mapped = indexed.resize(sampled, Image.Resampling.NEAREST).convert("RGB")
-        histogram = ImageChops.difference(sample, mapped).histogram()
+        # The same pixels of the picture and of the mapped one: how far their colours are.
+        checked = _sample(image, PALETTE_CHECK_SAMPLING)
+        mapped = _sample(indexed, PALETTE_CHECK_SAMPLING).convert("RGB")
+        histogram = ImageChops.difference(checked, mapped).histogram()
         off = sum(sum(histogram[band * 256 + PALETTE_TOLERANCE + 1:(band + 1) * 256])
                   for band in range(3))
-        if off <= PALETTE_MISFIT * sample.width * sample.height:
+        if off <= PALETTE_MISFIT * checked.width * checked.height:
             return indexed
     # A colour the game's palette lacks (or no such palette): the picture's own palette.
-    own = sample.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    own = _sample(image, PALETTE_SAMPLING).quantize(
+        PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return image.quantize(palette=own, dither=Image.Dither.NONE)
+
+
+def _sample(image: Image.Image, step: int) -> Image.Image:
+    """One pixel of `image` in `step` × `step`."""
+    size = (max(1, image.width // step), max(1, image.height // step))
+    return image.resize(size, Image.Resampling.NEAREST)
 
 
 def _warm_copy(palette: Image.Image) -> Image.Image:
@@ -999,9 +1054,7 @@ def reference_palette(
     finally:
         _RECORDS.reset(unrecorded)
         _REFERENCES.reset(token)
-    step = PALETTE_SAMPLING
-    samples = [p.resize((p.width // step, p.height // step), Image.Resampling.NEAREST)
-               for p in pictures]
+    samples = [_sample(picture, PALETTE_SAMPLING) for picture in pictures]
     sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
     top = 0
     for sample in samples:

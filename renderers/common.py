@@ -404,7 +404,7 @@ the few pixels saved do not pay for the extra pastes."""
 
 
 @dataclass(frozen=True)
-class _Stamp:
+class Stamp:
     """A drawn shape ready to paste: only its edges through their coverage.
 
     Pasting through a mask costs some ten times a plain fill or copy per pixel, so what the
@@ -448,13 +448,13 @@ def _solid_core(shape: _Shape, factor: int) -> PatchBox | None:
     return core
 
 
-def _stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
+def _stamp(shape: _Shape, size: tuple[int, int], factor: int) -> Stamp:
     """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk."""
     big = size[0] * size[1] > BIG_STAMP
     return (_big_stamp if big else _small_stamp)(shape, size, factor)
 
 
-def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
+def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> Stamp:
     """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk.
 
     A one-colour shape is an "L" coverage mask (its colour is pasted through it): cheaper,
@@ -472,10 +472,22 @@ def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
         _draw_shape(ImageDraw.Draw(patch), shape, shape.fill, shape.outline)
     if factor > 1:
         patch = patch.reduce(factor)
+    return _cut_stamp(patch, one_colour, _solid_core(shape, factor))
+
+
+def picture_stamp(picture: Image.Image) -> Stamp:
+    """An RGBA `picture` (a card, an icon) ready to paste through its alpha with
+    `Canvas.paste_stamp`: its opaque parts copied, its transparent ones skipped. Keep the
+    stamp with the picture: cutting it takes longer than pasting it."""
+    return _cut_stamp(picture, False, None)
+
+
+def _cut_stamp(patch: Image.Image, one_colour: bool, core: PatchBox | None) -> Stamp:
+    """A stamp of `patch` (a coverage mask, or an RGBA patch) whose box `core` is filled,
+    the rest cut into tiles (see `renderers.tiles`) if it is big."""
     if patch.width * patch.height < TILED_MIN:
-        return _Stamp(((patch, 0, 0),), (), ())
+        return Stamp(((patch, 0, 0),), (), ())
     w, h = patch.size
-    core = _solid_core(shape, factor)
     fills: list[PatchBox] = []
     if core is None:
         bands = [(0, 0, w, h)]
@@ -497,15 +509,7 @@ def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Stamp:
                 fills.append((bx0 + r[0], by0 + r[1], bx0 + r[2], by0 + r[3]))
             else:
                 copies.append((band.crop(r).convert("RGB"), bx0 + r[0], by0 + r[1]))
-    return _Stamp(tuple(pieces), tuple(copies), tuple(fills))
-
-
-def _mask_stamp(mask: Image.Image) -> _Stamp:
-    """A one-colour stamp of a coverage `mask`: cut into tiles if it is big."""
-    if mask.width * mask.height < TILED_MIN:
-        return _Stamp(((mask, 0, 0),), (), ())
-    regions = cut(mask)
-    return _Stamp(tuple((mask.crop(r), r[0], r[1]) for r in regions.partial), (), regions.full)
+    return Stamp(tuple(pieces), tuple(copies), tuple(fills))
 
 
 _small_stamp = lru_cache(maxsize=STAMP_CACHE)(_new_stamp)
@@ -516,7 +520,7 @@ _big_stamp = lru_cache(maxsize=BIG_STAMP_CACHE)(_new_stamp)
 def _text_stamp(
     text: str, size: int, bold: bool, anchor: str, stroke: int, phase: tuple[int, int],
     factor: int,
-) -> tuple[_Stamp, int, int]:
+) -> tuple[Stamp, int, int]:
     """The one-colour stamp of `text` (filled stroke included), and where it goes.
 
     The text is anchored at a device point `phase` pixels past a picture pixel's corner;
@@ -532,7 +536,9 @@ def _text_stamp(
     ImageDraw.Draw(patch).text((phase[0] - x0 * factor, phase[1] - y0 * factor), text,
                                fill=255, font=face, anchor=anchor, stroke_width=stroke,
                                stroke_fill=255 if stroke else None)
-    return _mask_stamp(patch.reduce(factor) if factor > 1 else patch), x0, y0
+    # Not cut into tiles (see `renderers.tiles`): a text's box is mostly its letters' own,
+    # and the texts that change from one board to the next would pay for cutting each time.
+    return Stamp(((patch.reduce(factor) if factor > 1 else patch, 0, 0),), (), ()), x0, y0
 
 
 @lru_cache(maxsize=STAMP_CACHE)
@@ -617,7 +623,11 @@ class Canvas:
         stamp = _stamp(key, (x1 - x0, y1 - y0), factor)
         self._paste_stamp(stamp, ink if one_colour else None, shape.fill or ink, x0, y0)
 
-    def _paste_stamp(self, stamp: _Stamp, ink: Colour | None, fill: Colour, x0: int,
+    def paste_stamp(self, stamp: Stamp, x: int, y: int) -> None:
+        """Paste a `picture_stamp` with its top-left corner at picture pixel (x, y)."""
+        self._paste_stamp(stamp, None, None, x, y)
+
+    def _paste_stamp(self, stamp: Stamp, ink: Colour | None, fill: Colour | None, x0: int,
                      y0: int) -> None:
         """Lay `stamp` with its top-left corner at (x0, y0): its masks in `ink` (None: its
         pieces are RGBA patches), its fills in `fill`, its copies as they are."""
@@ -630,9 +640,8 @@ class Canvas:
             for piece, (px0, py0, px1, py1) in stamp.pasted:
                 core.paste(piece if colour is None else colour,
                            (x0 + px0, y0 + py0, x0 + px1, y0 + py1), piece)
-            solid = _rgb(fill)
             for fx0, fy0, fx1, fy1 in stamp.fills:
-                core.paste(solid, (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
+                core.paste(_rgb(fill or ""), (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
             for patch, x, y in stamp.copies:
                 core.paste(patch.im, (x0 + x, y0 + y, x0 + x + patch.width, y0 + y + patch.height))
             return
@@ -645,7 +654,7 @@ class Canvas:
                 patch = coloured
             self._composite(patch, x0 + x, y0 + y)
         for fx0, fy0, fx1, fy1 in stamp.fills:
-            self.image.im.paste((*_rgb(fill), 255), (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
+            self.image.im.paste((*_rgb(fill or ""), 255), (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
         for patch, x, y in stamp.copies:
             self.image.paste(patch, (x0 + x, y0 + y))
 

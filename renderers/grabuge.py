@@ -28,12 +28,14 @@ from renderers.common import (
     Box,
     Canvas,
     Phrase,
+    Stamp,
     StatusChip,
     draw_footer,
     draw_piece,
     draw_status_bar,
     font,
     initials,
+    picture_stamp,
     player_name,
     reference_palette,
     result_headline,
@@ -137,12 +139,12 @@ def _is_red(card: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _card_image(card: str | None, width: int, height: int, back: str = "") -> Image.Image:
-    """An RGBA card at the canvas scale: a face (`card`), or a back in colour `back`.
+def _card_stamp(card: str | None, width: int, height: int, back: str = "") -> Stamp:
+    """A card at the canvas scale, ready to paste: a face (`card`), or a back in colour `back`.
 
     Drawn supersampled then shrunk, so cards stay smooth on the unsupersampled canvas.
     """
-    return _card_image_large(card, width, height, back).reduce(SUPERSAMPLE // SCALE)
+    return picture_stamp(_card_image_large(card, width, height, back).reduce(SUPERSAMPLE // SCALE))
 
 
 def _card_image_large(card: str | None, width: int, height: int, back: str) -> Image.Image:
@@ -170,8 +172,7 @@ def _card_image_large(card: str | None, width: int, height: int, back: str) -> I
 
 
 def _paste_card(canvas: Canvas, card: str | None, x: float, y: float, *, back: str = "") -> None:
-    image = _card_image(card, CARD_W, CARD_H, back)
-    canvas.image.paste(image, (round(x), round(y)), image)
+    canvas.paste_stamp(_card_stamp(card, CARD_W, CARD_H, back), round(x), round(y))
     if card is not None:
         # The corner is drawn once into the cached card image: note it for the size check.
         rank = card_label(card)[:-1]

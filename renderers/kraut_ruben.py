@@ -32,6 +32,7 @@ from renderers.common import (
     Canvas,
     Drawn,
     Phrase,
+    Stamp,
     StatusChip,
     box_centre,
     draw_footer,
@@ -41,6 +42,7 @@ from renderers.common import (
     initials,
     inset,
     label_size,
+    picture_stamp,
     player_name,
     recording,
     reference_palette,
@@ -438,20 +440,19 @@ def _paste_tile(canvas: Canvas, box: Box, tile: str) -> None:
     """Paste the cached icon of `tile` into `box` (square-ish), on the canvas's picture pixels."""
     size = round(min(box[2] - box[0], box[3] - box[1]) * canvas.resolution)
     canvas.marker(tile, box)
-    icon = _icon(tile, size)
     cx, cy = box_centre(box)
     x = round(cx * canvas.resolution - size / 2)
     y = round(cy * canvas.resolution - size / 2)
-    canvas.image.paste(icon, (x, y), icon)
+    canvas.paste_stamp(_icon(tile, size), x, y)
 
 
 @lru_cache(maxsize=128)
-def _icon(tile: str, size: int) -> Image.Image:
+def _icon(tile: str, size: int) -> Stamp:
     """A transparent square picture of `tile`, `size` pixels wide (drawn once, 4 × too big,
-    then shrunk)."""
+    then shrunk), ready to paste."""
     icon = Canvas(100, 100, scale=4, _mode="RGBA", _supersampled=True)
     ICONS.get(tile, _unknown)(icon)
-    return icon.image.resize((size, size), Image.Resampling.LANCZOS)
+    return picture_stamp(icon.image.resize((size, size), Image.Resampling.LANCZOS))
 
 
 def _tomato(c: Canvas) -> None:

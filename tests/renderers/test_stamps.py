@@ -10,7 +10,15 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engines import GAMES
 from renderers import render
-from renderers.common import BACKGROUND, PANEL, Canvas, encode_png, font, seeded_position
+from renderers.common import (
+    BACKGROUND,
+    PANEL,
+    Canvas,
+    encode_png,
+    font,
+    picture_stamp,
+    seeded_position,
+)
 
 Draw = Callable[[ImageDraw.ImageDraw], None]
 
@@ -108,3 +116,23 @@ def test_a_game_palette_is_used_only_when_it_has_the_picture_s_colours() -> None
     # A red square the palette lacks: the picture gets a palette of its own, red included.
     ImageDraw.Draw(picture).rectangle((30, 30, 59, 59), "#c8102e")
     assert _decoded(encode_png(picture, palette)).getpixel((40, 40)) == (200, 16, 46)
+
+
+def _card_like() -> Image.Image:
+    card = Image.new("RGBA", (70, 98), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(card)
+    draw.rounded_rectangle((0, 0, 69, 97), 8, "#fbf8ef", "#20242a", 2)
+    draw.text((6, 4), "Q♥", fill="#c8102e", font=font(20, True))
+    return card
+
+
+@pytest.mark.parametrize("where", [(15, 12), (-20, 40), (120, -30), (140, 60)])
+def test_a_pasted_picture_stamp_looks_as_pasting_the_picture_through_its_alpha(
+    where: tuple[int, int],
+) -> None:
+    card = _card_like()
+    canvas = Canvas(160, 100, scale=1)
+    canvas.paste_stamp(picture_stamp(card), *where)
+    expected = Image.new("RGB", (160, 100), BACKGROUND)
+    expected.paste(card, where, card)
+    assert canvas.image.tobytes() == expected.tobytes()

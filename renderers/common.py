@@ -451,10 +451,37 @@ def _solid_core(shape: _Shape, factor: int) -> PatchBox | None:
 def _stamp(shape: _Shape, size: tuple[int, int], factor: int) -> Stamp:
     """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk."""
     big = size[0] * size[1] > BIG_STAMP
-    return (_big_stamp if big else _small_stamp)(shape, size, factor)
+    return (_big_stamp if big else _small_stamp)(shape, size, factor).use()
 
 
-def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> Stamp:
+class _Drawn:
+    """A shape's drawn patch, pasted whole the first time and cut into a stamp the second.
+
+    Cutting a big patch takes longer than pasting it once, and many big shapes are drawn
+    once only (the arrow of one move); those that recur (panels, frames) are cut.
+    """
+
+    __slots__ = ("core", "one_colour", "patch", "stamp", "used")
+
+    def __init__(self, patch: Image.Image, one_colour: bool, core: PatchBox | None) -> None:
+        self.patch: Image.Image | None = patch
+        """The patch while it is not cut yet."""
+        self.one_colour, self.core = one_colour, core
+        self.stamp = Stamp(((patch, 0, 0),), (), ())
+        self.used = False
+
+    def use(self) -> Stamp:
+        """The stamp to paste now: the whole patch on first use, then the cut stamp."""
+        patch = self.patch  # read once: a render thread may be cutting it at the same time
+        if patch is not None:
+            if self.used:
+                self.stamp = _cut_stamp(patch, self.one_colour, self.core)
+                self.patch = None
+            self.used = True
+        return self.stamp
+
+
+def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Drawn:
     """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk.
 
     A one-colour shape is an "L" coverage mask (its colour is pasted through it): cheaper,
@@ -472,7 +499,7 @@ def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> Stamp:
         _draw_shape(ImageDraw.Draw(patch), shape, shape.fill, shape.outline)
     if factor > 1:
         patch = patch.reduce(factor)
-    return _cut_stamp(patch, one_colour, _solid_core(shape, factor))
+    return _Drawn(patch, one_colour, _solid_core(shape, factor))
 
 
 def picture_stamp(picture: Image.Image) -> Stamp:

@@ -66,7 +66,9 @@ SHAPES: dict[str, tuple[Callable[[Canvas], None], Draw]] = {
 @pytest.mark.parametrize("name", SHAPES)
 def test_a_stamped_shape_looks_as_drawing_it_supersampled_did(name: str) -> None:
     stamped, direct = SHAPES[name]
-    for _ in range(2):  # the second time, the stamp comes from the cache
+    # The first time the shape is drawn and pasted whole; the next times its stamp comes
+    # from the cache, cut into tiles (see `renderers.tiles`).
+    for _ in range(3):
         canvas = Canvas(160, 100)
         stamped(canvas)
         big = Image.new("RGB", (320, 200), BACKGROUND)

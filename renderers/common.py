@@ -574,6 +574,13 @@ def _text_length(text: str, size: int, bold: bool) -> float:
     return font(size, bold).getlength(text)
 
 
+def _fill_colour(fill: Colour | None) -> Colour:
+    """The colour of a stamp's fills: only shapes drawn with a colour have fills."""
+    if fill is None:
+        raise ValueError("a stamp with fills needs its fill colour")
+    return fill
+
+
 @lru_cache(maxsize=256)
 def _rgb(colour: Colour) -> tuple[int, int, int]:
     return ImageColor.getrgb(colour)[:3]
@@ -667,8 +674,10 @@ class Canvas:
             for piece, (px0, py0, px1, py1) in stamp.pasted:
                 core.paste(piece if colour is None else colour,
                            (x0 + px0, y0 + py0, x0 + px1, y0 + py1), piece)
-            for fx0, fy0, fx1, fy1 in stamp.fills:
-                core.paste(_rgb(fill or ""), (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
+            if stamp.fills:
+                solid = _rgb(_fill_colour(fill))
+                for fx0, fy0, fx1, fy1 in stamp.fills:
+                    core.paste(solid, (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
             for patch, x, y in stamp.copies:
                 core.paste(patch.im, (x0 + x, y0 + y, x0 + x + patch.width, y0 + y + patch.height))
             return
@@ -681,7 +690,8 @@ class Canvas:
                 patch = coloured
             self._composite(patch, x0 + x, y0 + y)
         for fx0, fy0, fx1, fy1 in stamp.fills:
-            self.image.im.paste((*_rgb(fill or ""), 255), (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
+            self.image.im.paste((*_rgb(_fill_colour(fill)), 255),
+                                (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
         for patch, x, y in stamp.copies:
             self.image.paste(patch, (x0 + x, y0 + y))
 

@@ -77,16 +77,17 @@ def test_a_stamped_shape_looks_as_drawing_it_supersampled_did(name: str) -> None
 
 
 def test_a_layer_blends_as_before() -> None:
-    canvas = Canvas(160, 100)
-    with canvas.layer(0.5) as layer:
-        layer.circle((80, 50), 30, "#d81b72", "#ffffff", 3)
     big = Image.new("RGBA", (320, 200), (0, 0, 0, 0))
     ImageDraw.Draw(big).ellipse((100, 40, 220, 160), "#d81b72", "#ffffff", 6)
     shrunk = big.reduce(2)
     expected = Image.new("RGB", (160, 100), BACKGROUND)
     expected.paste(shrunk.convert("RGB"), (0, 0), shrunk.getchannel("A").point(
         lambda a: a * 128 // 255))
-    assert _largest_difference(canvas.image, expected) <= 2
+    for _ in range(3):  # drawn and pasted whole, then its stamp cut into tiles
+        canvas = Canvas(160, 100)
+        with canvas.layer(0.5) as layer:
+            layer.circle((80, 50), 30, "#d81b72", "#ffffff", 3)
+        assert _largest_difference(canvas.image, expected) <= 2
 
 
 @pytest.mark.parametrize("game,players,moves", [

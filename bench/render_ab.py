@@ -33,35 +33,35 @@ LIVE_GAMES = 1000
 def load_boards(seed: int, count: int) -> list[tuple[Any, str, list[str]]]:
     """`count` boards as `bench/load.py` makes them: random moves of random live games."""
     # Imported here, not at the top: a worker imports the version under test (see `main`).
+    from ai.base import is_chance, sample_chance
     from engines import GAMES
-    from engines.base import CHANCE
 
     rng = random.Random(seed)
     ids = list(GAMES)
 
+    def settled(state: Any) -> Any:
+        """`state` with its pending chance events drawn."""
+        while not state.is_over() and is_chance(state):
+            state.apply(sample_chance(state, rng))
+        return state
+
     def fresh(index: int) -> tuple[Any, list[str]]:
+        # Player counts as in `bench/load.py` (kept here: a base revision may predate a helper).
         game = ids[index % len(ids)]
         players = 3 if game == "kraut_ruben" else 2
-        return GAMES[game].new_state(players), [f"Player {n + 1}" for n in range(players)]
-
-    def settle(state: Any) -> None:
-        while not state.is_over() and state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+        return settled(GAMES[game].new_state(players)), [f"Player {n + 1}" for n in range(players)]
 
     live = [fresh(index) for index in range(LIVE_GAMES)]
     boards: list[tuple[Any, str, list[str]]] = []
     while len(boards) < count:
         index = rng.randrange(LIVE_GAMES)
         state, names = live[index]
-        settle(state)
         if state.is_over():
             live[index] = fresh(index)
             continue
         move = rng.choice(state.legal_moves())
         state.apply(move)
-        settle(state)
-        boards.append((state.view(None), str(move), names))
+        boards.append((settled(state).view(None), str(move), names))
     return boards
 
 

@@ -58,7 +58,7 @@ def cut(coverage: Image.Image) -> Cut:
     short = coverage.point(_UNDER).reduce(TILE).tobytes()
     columns = -(-width // TILE[0])
     rows = -(-height // TILE[1])
-    runs: list[tuple[Cover, int, int, int]] = []  # kind, first and last tile column, row
+    runs: list[tuple[Cover, int, int, int]] = []  # kind, first and end tile column, row
     for row in range(rows):
         start, kind = 0, None
         for column in range(columns + 1):

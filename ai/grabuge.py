@@ -7,6 +7,7 @@ seat's view is which suits of each rank are still unseen (crowned piles leave th
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from engines.grabuge import (
     CARDS,
     GRABUGE,
     LEFTOVER_CARDS_PER_PAQUET,
+    RANK_OF,
     RANKS,
     SETUP_ORDER,
     SUITS,
@@ -122,6 +124,34 @@ def _margin(state: GrabugeState, seat: int) -> float:
     return lead + cards / LEFTOVER_CARDS_PER_PAQUET
 
 
+CARELESS_PRIOR = 0.5
+"""Before any evidence: the chance that the opponent keeps its cards anywhere."""
+
+BURY_IF_CARELESS = 0.46
+"""How often a card kept anywhere covers a lower one (ranks drawn alike: (1 - 1/13) / 2)."""
+
+BURY_IF_CAREFUL = 0.1
+"""How often a careful player's kept card covers a lower one (only when nothing better)."""
+
+
+def carelessness(state: GrabugeState, seat: int) -> float:
+    """How likely `seat` keeps its cards anywhere rather than with care, from its reserve.
+
+    Every card lying on another in a reserve column is one keep still in view: a careful
+    player puts a card on a higher one (it goes first) and rarely buries a lower one, a
+    careless one does either alike. Bayes's rule over the two, from `CARELESS_PRIOR`.
+    """
+    buried = covered = 0
+    for column in state.reserves[seat]:
+        for below, above in itertools.pairwise(column):
+            covered += 1
+            buried += RANK_OF[above] > RANK_OF[below]
+    careless = BURY_IF_CARELESS ** buried * (1 - BURY_IF_CARELESS) ** (covered - buried)
+    careful = BURY_IF_CAREFUL ** buried * (1 - BURY_IF_CAREFUL) ** (covered - buried)
+    return CARELESS_PRIOR * careless / (CARELESS_PRIOR * careless
+                                        + (1 - CARELESS_PRIOR) * careful)
+
+
 WORLDS: dict[str, int] = {"easy": 6, "medium": 200, "hard": 300}
 """Worlds sampled per decision by level; every legal move is played out once in each."""
 
@@ -132,7 +162,9 @@ class GrabugeAI(GameAI):
     Easy keeps a card where it blocks least (the playout policy itself). Medium and hard
     sample worlds, play each legal move on to the end in the fast rank-only game with the
     same deck order and policy seed (common random numbers: luck weighs on every move
-    alike), and pick the best total. `ai.mcts` still works with `sample`, `playout_move` and
+    alike), and pick the best total. The opponent is played in those playouts as its reserve
+    shows it keeps (`carelessness`): a player who keeps anywhere leaves other chances open
+    than one who keeps with care. `ai.mcts` still works with `sample`, `playout_move` and
     `evaluate`, but plays far fewer games for the same time.
     """
 
@@ -158,10 +190,14 @@ class GrabugeAI(GameAI):
         seat = state.current_player
         assert isinstance(state, GrabugeState) and seat is not None
         totals = [0.0] * len(legal)
+        # The opponent is played as it has played so far: its reserve shows how it keeps.
+        careless = [0.0, 0.0]
+        careless[1 - seat] = carelessness(state, 1 - seat)
         for _ in range(worlds):
             world = self.sample(state, seat, rng)
             assert isinstance(world, GrabugeState)
             base = Sim.from_state(world, rng)
+            base.careless = careless
             seed = rng.random()
             for index, move in enumerate(legal):
                 sim = base.copy()

@@ -41,6 +41,7 @@ class Sim:
     __slots__ = (
         "became",
         "bonus",
+        "careless",
         "crowned",
         "deck",
         "drawn",
@@ -76,6 +77,8 @@ class Sim:
         self.over = False
         self.noise = 0.0
         """Random jitter added to the keep costs (0: the pure heuristic)."""
+        self.careless = [0.0, 0.0]
+        """Each seat's chance of keeping a card in any column at random (its opponent model)."""
 
     @classmethod
     def from_state(cls, state: GrabugeState, rng: random.Random | None = None) -> Sim:
@@ -123,6 +126,7 @@ class Sim:
         other.to_move = self.to_move
         other.over = self.over
         other.noise = self.noise
+        other.careless = self.careless
         return other
 
     # -- rules ---------------------------------------------------------------------------
@@ -266,6 +270,8 @@ class Sim:
                 if drawn == ACE or self.tops[drawn - 1] > 0:
                     self.drawn = 0
                     self.place(drawn, seat)
+                elif self.careless[seat] and rng.random() < self.careless[seat]:
+                    self.keep(seat, rng.randrange(len(self.reserves[seat])))
                 else:
                     self.keep(seat, self.keep_column(rng))
                 continue

@@ -8,7 +8,7 @@ import pytest
 
 import ai
 from ai.base import is_chance, sample_chance
-from ai.grabuge import GrabugeAI, state_from_view
+from ai.grabuge import CARELESS_PRIOR, GrabugeAI, carelessness, state_from_view
 from ai.grabuge_sim import Sim
 from engines import GAMES
 from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
@@ -165,3 +165,44 @@ def test_fast_playout_follows_the_engine() -> None:
         assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
         assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
         assert sim.margin(0) == state.paquets(0) - state.paquets(1)
+
+
+def _with_reserve(columns: list[list[str]]) -> GrabugeState:
+    state = _play_until(3, 0.05)
+    state.reserves[1] = [list(column) for column in columns]
+    return state
+
+
+def test_an_opponent_that_buries_low_cards_is_read_as_careless() -> None:
+    # Kings and Queens dropped on Twos and Threes: what keeping anywhere looks like.
+    careless = _with_reserve([["2H", "KS", "3D", "QC"], ["3S", "JH", "4C", "TD"], [], []])
+    # Each card on a higher one: what keeping with care looks like.
+    careful = _with_reserve([["KS", "QH", "JD", "TC"], ["9S", "8H", "7C", "6D"], [], []])
+    assert carelessness(careless, 1) > 0.95
+    assert carelessness(careful, 1) < 0.05
+
+
+def test_without_evidence_the_opponent_model_is_the_prior() -> None:
+    assert carelessness(_with_reserve([["KS"], ["2H"], [], []]), 1) == CARELESS_PRIOR
+
+
+class _KeepRecorder(Sim):
+    """A playout that notes whose keeps went through the careful policy."""
+
+    __slots__ = ("careful_seats",)
+    careful_seats: set[int]
+
+    def keep_column(self, rng: random.Random) -> int:
+        self.careful_seats.add(self.to_move)
+        return super().keep_column(rng)
+
+
+def test_a_careless_seat_keeps_without_the_policy_in_playouts() -> None:
+    for state in _positions(6):
+        sim = _KeepRecorder.from_state(state, random.Random(1))
+        assert isinstance(sim, _KeepRecorder)
+        sim.careful_seats = set()
+        sim.careless = [1.0, 0.0]
+        sim.run(random.Random(2))
+        assert 0 not in sim.careful_seats
+        assert 1 in sim.careful_seats and sim.over

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 import ai
 from ai.base import is_chance, sample_chance
-from ai.grabuge import CARELESS_PRIOR, GrabugeAI, carelessness, state_from_view
+from ai.grabuge import (
+    CAREFUL_TRACE,
+    CARELESS_PRIOR,
+    CARELESS_TRACE,
+    GrabugeAI,
+    KeepTrace,
+    carelessness,
+    state_from_view,
+)
 from ai.grabuge_sim import Sim
 from engines import GAMES
 from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
@@ -174,9 +183,10 @@ def _with_reserve(columns: list[list[str]]) -> GrabugeState:
 
 
 def test_an_opponent_that_buries_low_cards_is_read_as_careless() -> None:
-    # Kings and Queens dropped on Twos and Threes: what keeping anywhere looks like.
-    careless = _with_reserve([["2H", "KS", "3D", "QC"], ["3S", "JH", "4C", "TD"], [], []])
-    # Each card on a higher one: what keeping with care looks like.
+    # Each card on a lower one, which must go first: what keeping anywhere often looks like.
+    careless = _with_reserve([["2H", "5S", "8D", "JC"], ["3S", "6H", "9C", "QD"],
+                              ["4H", "7S", "TD", "KC"], []])
+    # Each card on the one just above it: what keeping with care often looks like.
     careful = _with_reserve([["KS", "QH", "JD", "TC"], ["9S", "8H", "7C", "6D"], [], []])
     assert carelessness(careless, 1) > 0.95
     assert carelessness(careful, 1) < 0.05
@@ -206,3 +216,52 @@ def test_a_careless_seat_keeps_without_the_policy_in_playouts() -> None:
         sim.run(random.Random(2))
         assert 0 not in sim.careful_seats
         assert 1 in sim.careful_seats and sim.over
+
+
+class _TraceCounter(Sim):
+    """A playout that counts, at every keep, the pairs in the keeper's reserve by kind."""
+
+    __slots__ = ("counts",)
+    counts: dict[int, list[int]]
+
+    def keep(self, seat: int, column: int) -> None:
+        tally = self.counts.setdefault(seat, [0, 0, 0])
+        for kept in self.reserves[seat]:
+            for below, above in itertools.pairwise(kept):
+                tally[0] += 1
+                tally[1] += below - above == 1
+                tally[2] += above > below
+        super().keep(seat, column)
+
+
+def _first_keep(rng: random.Random) -> GrabugeState | None:
+    """A new game played on to its first keep (every move before it is forced), if any."""
+    state = GAMES["grabuge"].new_state(2)
+    assert isinstance(state, GrabugeState)
+    while not state.is_over():
+        if is_chance(state):
+            state.apply(sample_chance(state, rng))
+        elif state.decision() == "keep":
+            return state
+        else:
+            state.apply(state.legal_moves()[0])
+    return None
+
+
+def test_the_opponent_model_traces_are_those_of_the_two_keepers() -> None:
+    rng = random.Random(8)
+    counts: dict[int, list[int]] = {}
+    for _ in range(150):
+        state = _first_keep(rng)
+        if state is None:
+            continue
+        sim = _TraceCounter.from_state(state, rng)
+        assert isinstance(sim, _TraceCounter)
+        sim.counts = counts
+        sim.careless = [0.0, 1.0]  # seat 0 careful, seat 1 keeps anywhere
+        sim.run(rng)
+    for seat, trace in ((0, CAREFUL_TRACE), (1, CARELESS_TRACE)):
+        pairs, chains, buried = counts[seat]
+        measured = KeepTrace(chain=chains / pairs, bury=buried / pairs)
+        assert abs(measured.chain - trace.chain) < 0.04, (seat, measured)
+        assert abs(measured.bury - trace.bury) < 0.04, (seat, measured)

@@ -166,6 +166,9 @@ def _likelihood(trace: KeepTrace, gap: int) -> float:
     return trace.bury if gap < 0 else 1 - trace.chain - trace.bury
 
 
+READS_THE_OPPONENT = frozenset({"medium", "hard"})
+"""The levels that play their opponent as its reserve shows it keeps."""
+
 WORLDS: dict[str, int] = {"easy": 6, "medium": 200, "hard": 300}
 """Worlds sampled per decision by level; every legal move is played out once in each."""
 
@@ -176,10 +179,10 @@ class GrabugeAI(GameAI):
     Easy keeps a card where it blocks least (the playout policy itself). Medium and hard
     sample worlds, play each legal move on to the end in the fast rank-only game with the
     same deck order and policy seed (common random numbers: luck weighs on every move
-    alike), and pick the best total. The opponent is played in those playouts as its reserve
-    shows it keeps (`carelessness`): a player who keeps anywhere leaves other chances open
-    than one who keeps with care. `ai.mcts` still works with `sample`, `playout_move` and
-    `evaluate`, but plays far fewer games for the same time.
+    alike), and pick the best total. Medium and hard play the opponent in those playouts
+    as its reserve shows it keeps (`carelessness`): a player who keeps anywhere leaves
+    other chances open than one who keeps with care. `ai.mcts` still works with `sample`,
+    `playout_move` and `evaluate`, but plays far fewer games for the same time.
     """
 
     game_id = "grabuge"
@@ -205,8 +208,10 @@ class GrabugeAI(GameAI):
         assert isinstance(state, GrabugeState) and seat is not None
         totals = [0.0] * len(legal)
         # The opponent is played as it has played so far: its reserve shows how it keeps.
+        # Reading the opponent is a skill easy lacks: it expects care from everyone.
         careless = [0.0, 0.0]
-        careless[1 - seat] = carelessness(state, 1 - seat)
+        if level in READS_THE_OPPONENT:
+            careless[1 - seat] = carelessness(state, 1 - seat)
         for _ in range(worlds):
             world = self.sample(state, seat, rng)
             assert isinstance(world, GrabugeState)

@@ -126,7 +126,7 @@ class Sim:
         other.to_move = self.to_move
         other.over = self.over
         other.noise = self.noise
-        other.careless = self.careless
+        other.careless = self.careless  # shared: set once per decision, only read after
         return other
 
     # -- rules ---------------------------------------------------------------------------

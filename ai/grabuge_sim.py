@@ -2,7 +2,9 @@
 
 Suits never matter for play, and piles whose tops have the same rank are interchangeable, so
 a position is pile-top counts, reserves of ranks and the unseen ranks in the order they will
-be turned (a shuffled deck: dealing lazily is the same as shuffling first).
+be turned. Dealing lazily is the same as shuffling first, so the unseen cards are dealt at once
+into each talon, each grabuge and the hand: a different choice then changes how the cards are
+played, never which cards each player turns (common random numbers across moves).
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ NO_CHAIN_COST = 1.5
 DEPTH_COST = 0.5
 """Extra cost per card already in a column: long columns bury more."""
 
+GRABUGE_STACK = 2
+"""`Sim.stacks` index of seat 0's face-down grabuge; seat 1's follows, then the hand."""
+
+HAND = 4
+"""`Sim.stacks` index of the cards in hand at the start (taken, not yet turned)."""
+
 MARGIN_WEIGHT = 0.1
 """How much a playout's paquet margin adds to its result (a tie-break between moves)."""
 
@@ -43,7 +51,6 @@ class Sim:
         "bonus",
         "careless",
         "crowned",
-        "deck",
         "drawn",
         "drew",
         "gdown",
@@ -52,6 +59,8 @@ class Sim:
         "noise",
         "over",
         "reserves",
+        "source",
+        "stacks",
         "talon",
         "to_move",
         "tops",
@@ -60,8 +69,10 @@ class Sim:
     def __init__(self) -> None:
         self.tops = [0] * (KING + 1)
         """Piles whose top card has each rank (index 1–12; a King crowns and leaves)."""
-        self.deck: list[int] = []
-        """Unseen ranks; the last is turned next."""
+        self.stacks: list[list[int]] = [[], [], [], [], []]
+        """Unseen ranks of each talon, each grabuge (face down) and the hand; last turned next."""
+        self.source = HAND
+        """The stack the hand's cards come from."""
         self.talon = [0, 0]
         self.gtop = [0, 0]
         """Each grabuge's face-up rank (0: none)."""
@@ -82,18 +93,24 @@ class Sim:
 
     @classmethod
     def from_state(cls, state: GrabugeState, rng: random.Random | None = None) -> Sim:
-        """The position of a full engine state at a player's decision, its deck shuffled.
+        """The position of a full engine state at a player's decision, its unseen cards dealt.
 
-        Without an rng the deck is left unshuffled (for the policy alone, never to play on).
+        Without an rng the cards are dealt unshuffled (for the policy alone, never to play on).
         """
         assert state.pending is None and not state.setup and state.result() is None
         sim = cls()
         for pile in state.piles:
             sim.tops[RANK_OF[pile["cards"][-1]]] += 1
-        for index, count in enumerate(state.unseen):
-            sim.deck.extend([index // 4 + 1] * count)  # CARDS lists rank by rank, 4 suits
+        unseen = [index // 4 + 1  # CARDS lists rank by rank, 4 suits
+                  for index, count in enumerate(state.unseen) for _ in range(count)]
         if rng is not None:
-            rng.shuffle(sim.deck)
+            rng.shuffle(unseen)
+        sizes = [*state.talon, *state.grabuge_down, state.hand]
+        assert sum(sizes) == len(unseen), "every unseen card lies in a talon, grabuge or hand"
+        start = 0
+        for stack, size in zip(sim.stacks, sizes, strict=True):
+            stack.extend(unseen[start:start + size])
+            start += size
         sim.talon = list(state.talon)
         sim.gtop = [0 if top is None else RANK_OF[top] for top in state.grabuge_top]
         sim.gdown = list(state.grabuge_down)
@@ -112,7 +129,8 @@ class Sim:
         """An independent copy (the same deck order: common random numbers across moves)."""
         other = Sim.__new__(Sim)
         other.tops = list(self.tops)
-        other.deck = list(self.deck)
+        other.stacks = [list(stack) for stack in self.stacks]
+        other.source = self.source
         other.talon = list(self.talon)
         other.gtop = list(self.gtop)
         other.gdown = list(self.gdown)
@@ -161,7 +179,7 @@ class Sim:
         self.place(self.gtop[seat], seat)
         if self.gdown[seat]:
             self.gdown[seat] -= 1
-            self.gtop[seat] = self.deck.pop()
+            self.gtop[seat] = self.turn(GRABUGE_STACK + seat)
             return
         self.gtop[seat] = 0
         if self.bonus < 0 and not self.became[seat]:
@@ -210,13 +228,22 @@ class Sim:
             self.gtop[seat] = self.gdown[seat] = 0
             self.became[seat] = True
             self.hand = taken - 1
+            # Its face-down cards are the talon's now, in the same order.
+            stacks = self.stacks
+            stacks[seat], stacks[GRABUGE_STACK + seat] = stacks[GRABUGE_STACK + seat], []
+            self.source = seat
             return True
         if self.talon[seat] == 0:
             return False
         taken = min(DRAW_SIZE, self.talon[seat])
         self.talon[seat] -= taken
         self.hand = taken
+        self.source = seat
         return True
+
+    def turn(self, stack: int) -> int:
+        """Turn the next card of a stack (a talon: the seat; a grabuge: `GRABUGE_STACK` + seat)."""
+        return self.stacks[stack].pop()
 
     def end_turn(self) -> None:
         """Pass the turn, skipping a seat with nothing to do; the end when neither has."""
@@ -258,33 +285,68 @@ class Sim:
         return rank - 1 - below
 
     def reserve_column(self, columns: list[int], rng: random.Random) -> int:
-        """Which playable reserve card to play first (the order rarely matters)."""
-        return columns[0] if len(columns) == 1 else rng.choice(columns)
+        """Which playable reserve card to play first: one that frees the card under it.
+
+        The order matters when two cards wait for the same pile: the one left behind may
+        stay stuck. Better play the card whose column unwinds at once, then the longest
+        column (it buries the most); ties go at random.
+        """
+        if len(columns) == 1:
+            return columns[0]
+        reserve = self.reserves[self.to_move]
+        best = max(self._unwinding(reserve[index]) for index in columns)
+        return rng.choice([index for index in columns
+                           if self._unwinding(reserve[index]) == best])
+
+    def _unwinding(self, column: list[int]) -> tuple[bool, int]:
+        """Whether the card under the last one could go right after it, and the length."""
+        if len(column) < 2:
+            return False, len(column)
+        played, under = column[-1], column[-2]
+        if under == ACE or (under == played + 1 and played != KING):
+            return True, len(column)
+        # The played card takes one pile whose top was one below it.
+        piles = self.tops[under - 1] - (under == played and played != ACE)
+        return piles > 0, len(column)
 
     def run(self, rng: random.Random) -> None:
-        """Play on to the end with the playout policy (the engine's `_advance`, looped)."""
+        """Play on to the end with the playout policy (the engine's `_advance`, looped).
+
+        Each seat's keeps draw from a stream of its own, seeded from `rng`, one number per
+        keep: with the same seed, a seat's k-th keep is drawn alike whatever came before it.
+        """
+        keeps = (random.Random(rng.random()), random.Random(rng.random()))
+        # These lists are changed in place only, never replaced: local names are safe.
+        tops, gtop, became, reserves = self.tops, self.gtop, self.became, self.reserves
         while not self.over:
             seat = self.to_move
             drawn = self.drawn
             if drawn:
-                if drawn == ACE or self.tops[drawn - 1] > 0:
+                if drawn == ACE or tops[drawn - 1] > 0:
                     self.drawn = 0
                     self.place(drawn, seat)
-                elif self.careless[seat] and rng.random() < self.careless[seat]:
-                    self.keep(seat, rng.randrange(len(self.reserves[seat])))
+                    continue
+                careless = self.careless[seat]
+                roll = keeps[seat].random() if careless else 1.0
+                if roll < careless:
+                    # The same roll, rescaled, picks the column: one number per keep.
+                    self.keep(seat, int(roll / careless * len(reserves[seat])))
                 else:
                     self.keep(seat, self.keep_column(rng))
                 continue
-            if self.grabuge_playable(seat):
+            # `grabuge_playable` and `playable_columns` inlined: the hottest lines here.
+            top = gtop[seat]
+            if top and not became[seat] and (top == ACE or tops[top - 1] > 0):
                 self.play_grabuge(seat)
                 continue
-            columns = self.playable_columns(seat)
+            columns = [index for index, column in enumerate(reserves[seat])
+                       if column and (column[-1] == ACE or tops[column[-1] - 1] > 0)]
             if columns:
                 self.play_reserve(seat, self.reserve_column(columns, rng))
                 continue
             if self.hand:
                 self.hand -= 1
-                self.drawn = self.deck.pop()
+                self.drawn = self.turn(self.source)
                 continue
             if not self.drew:
                 self.drew = True

@@ -1,6 +1,6 @@
 """Agents against agents: win rates with a confidence interval, and think times.
 
-    python bench/arena.py GAME AGENT OPPONENT [--games N] [--players P] [--workers W]
+    python bench/arena.py GAME AGENT OPPONENT [--games N] [--players P] [--workers W] [--first F]
 
 Agents: `random` (uniform legal moves), `flatmc` (300 random playouts per decision spread
 over the legal moves, with full information: it may see hidden cards), and the AI levels
@@ -120,16 +120,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--first", type=int, default=0, help="the first game's number")
     args = parser.parse_args()
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         outcomes = list(pool.map(play, [args.game] * args.games, [args.agent] * args.games,
                                  [args.opponent] * args.games, [args.players] * args.games,
-                                 range(args.games)))
+                                 range(args.first, args.first + args.games)))
     score = sum(o.score for o in outcomes)
     low, high = wilson(score, args.games)
     print(f"{args.game} ({args.players} players): {args.agent} vs {args.opponent}, "
-          f"{args.games} games in {time.perf_counter() - started:.0f} s")
+          f"{args.games} games (from game {args.first}) in {time.perf_counter() - started:.0f} s")
     print(f"  {args.agent} scores {score / args.games:.1%} "
           f"(95 % interval {low:.1%}–{high:.1%}); a fair share is {1 / args.players:.0%}")
     for agent in dict.fromkeys((args.agent, args.opponent)):

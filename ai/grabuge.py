@@ -169,7 +169,7 @@ def _likelihood(trace: KeepTrace, gap: int) -> float:
 READS_THE_OPPONENT = frozenset({"medium", "hard"})
 """The levels that play their opponent as its reserve shows it keeps."""
 
-WORLDS: dict[str, int] = {"easy": 6, "medium": 500, "hard": 700}
+WORLDS: dict[str, int] = {"easy": 6, "medium": 200, "hard": 300}
 """Worlds sampled per decision by level; every legal move is played out once in each."""
 
 
@@ -206,10 +206,6 @@ class GrabugeAI(GameAI):
         worlds = WORLDS[level]
         seat = state.current_player
         assert isinstance(state, GrabugeState) and seat is not None
-        # Two columns holding the same cards are the same choice: play out only the first.
-        reserve = state.reserves[seat]
-        kinds = [(isinstance(move, KeepCard), tuple(reserve[move.column - 1])) for move in legal]
-        distinct = [index for index, kind in enumerate(kinds) if kinds.index(kind) == index]
         totals = [0.0] * len(legal)
         # The opponent is played as it has played so far: its reserve shows how it keeps.
         # Reading the opponent is a skill easy lacks: it expects care from everyone.
@@ -222,8 +218,7 @@ class GrabugeAI(GameAI):
             base = Sim.from_state(world, rng)
             base.careless = careless
             seed = rng.random()
-            for index in distinct:
-                move = legal[index]
+            for index, move in enumerate(legal):
                 sim = base.copy()
                 if isinstance(move, KeepCard):
                     sim.keep(seat, move.column - 1)
@@ -231,7 +226,7 @@ class GrabugeAI(GameAI):
                     sim.play_reserve(seat, move.column - 1)
                 sim.run(random.Random(seed))
                 totals[index] += sim.reward(seat)
-        best = max(distinct, key=lambda index: (totals[index], -index))
+        best = max(range(len(legal)), key=lambda index: (totals[index], -index))
         return legal[best]
 
     def evaluate(self, state: AnyState) -> list[float]:

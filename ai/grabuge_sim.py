@@ -2,9 +2,7 @@
 
 Suits never matter for play, and piles whose tops have the same rank are interchangeable, so
 a position is pile-top counts, reserves of ranks and the unseen ranks in the order they will
-be turned. Dealing lazily is the same as shuffling first, so the unseen cards are dealt at once
-into each talon, each grabuge and the hand: a different choice then changes how the cards are
-played, never which cards each player turns (common random numbers across moves).
+be turned (a shuffled deck: dealing lazily is the same as shuffling first).
 """
 
 from __future__ import annotations
@@ -30,12 +28,6 @@ NO_CHAIN_COST = 1.5
 DEPTH_COST = 0.5
 """Extra cost per card already in a column: long columns bury more."""
 
-GRABUGE_STACK = 2
-"""`Sim.stacks` index of seat 0's face-down grabuge; seat 1's follows, then the hand."""
-
-HAND = 4
-"""`Sim.stacks` index of the cards in hand at the start (taken, not yet turned)."""
-
 MARGIN_WEIGHT = 0.1
 """How much a playout's paquet margin adds to its result (a tie-break between moves)."""
 
@@ -51,6 +43,7 @@ class Sim:
         "bonus",
         "careless",
         "crowned",
+        "deck",
         "drawn",
         "drew",
         "gdown",
@@ -59,8 +52,6 @@ class Sim:
         "noise",
         "over",
         "reserves",
-        "source",
-        "stacks",
         "talon",
         "to_move",
         "tops",
@@ -69,10 +60,8 @@ class Sim:
     def __init__(self) -> None:
         self.tops = [0] * (KING + 1)
         """Piles whose top card has each rank (index 1–12; a King crowns and leaves)."""
-        self.stacks: list[list[int]] = [[], [], [], [], []]
-        """Unseen ranks of each talon, each grabuge (face down) and the hand; last turned next."""
-        self.source = HAND
-        """The stack the hand's cards come from."""
+        self.deck: list[int] = []
+        """Unseen ranks; the last is turned next."""
         self.talon = [0, 0]
         self.gtop = [0, 0]
         """Each grabuge's face-up rank (0: none)."""
@@ -93,24 +82,18 @@ class Sim:
 
     @classmethod
     def from_state(cls, state: GrabugeState, rng: random.Random | None = None) -> Sim:
-        """The position of a full engine state at a player's decision, its unseen cards dealt.
+        """The position of a full engine state at a player's decision, its deck shuffled.
 
-        Without an rng the cards are dealt unshuffled (for the policy alone, never to play on).
+        Without an rng the deck is left unshuffled (for the policy alone, never to play on).
         """
         assert state.pending is None and not state.setup and state.result() is None
         sim = cls()
         for pile in state.piles:
             sim.tops[RANK_OF[pile["cards"][-1]]] += 1
-        unseen = [index // 4 + 1  # CARDS lists rank by rank, 4 suits
-                  for index, count in enumerate(state.unseen) for _ in range(count)]
+        for index, count in enumerate(state.unseen):
+            sim.deck.extend([index // 4 + 1] * count)  # CARDS lists rank by rank, 4 suits
         if rng is not None:
-            rng.shuffle(unseen)
-        sizes = [*state.talon, *state.grabuge_down, state.hand]
-        assert sum(sizes) == len(unseen), "every unseen card lies in a talon, grabuge or hand"
-        start = 0
-        for stack, size in zip(sim.stacks, sizes, strict=True):
-            stack.extend(unseen[start:start + size])
-            start += size
+            rng.shuffle(sim.deck)
         sim.talon = list(state.talon)
         sim.gtop = [0 if top is None else RANK_OF[top] for top in state.grabuge_top]
         sim.gdown = list(state.grabuge_down)
@@ -129,8 +112,7 @@ class Sim:
         """An independent copy (the same deck order: common random numbers across moves)."""
         other = Sim.__new__(Sim)
         other.tops = list(self.tops)
-        other.stacks = [list(stack) for stack in self.stacks]
-        other.source = self.source
+        other.deck = list(self.deck)
         other.talon = list(self.talon)
         other.gtop = list(self.gtop)
         other.gdown = list(self.gdown)
@@ -179,7 +161,7 @@ class Sim:
         self.place(self.gtop[seat], seat)
         if self.gdown[seat]:
             self.gdown[seat] -= 1
-            self.gtop[seat] = self.turn(GRABUGE_STACK + seat)
+            self.gtop[seat] = self.deck.pop()
             return
         self.gtop[seat] = 0
         if self.bonus < 0 and not self.became[seat]:
@@ -228,22 +210,13 @@ class Sim:
             self.gtop[seat] = self.gdown[seat] = 0
             self.became[seat] = True
             self.hand = taken - 1
-            # Its face-down cards are the talon's now, in the same order.
-            stacks = self.stacks
-            stacks[seat], stacks[GRABUGE_STACK + seat] = stacks[GRABUGE_STACK + seat], []
-            self.source = seat
             return True
         if self.talon[seat] == 0:
             return False
         taken = min(DRAW_SIZE, self.talon[seat])
         self.talon[seat] -= taken
         self.hand = taken
-        self.source = seat
         return True
-
-    def turn(self, stack: int) -> int:
-        """Turn the next card of a stack (a talon: the seat; a grabuge: `GRABUGE_STACK` + seat)."""
-        return self.stacks[stack].pop()
 
     def end_turn(self) -> None:
         """Pass the turn, skipping a seat with nothing to do; the end when neither has."""
@@ -285,68 +258,33 @@ class Sim:
         return rank - 1 - below
 
     def reserve_column(self, columns: list[int], rng: random.Random) -> int:
-        """Which playable reserve card to play first: one that frees the card under it.
-
-        The order matters when two cards wait for the same pile: the one left behind may
-        stay stuck. Better play the card whose column unwinds at once, then the longest
-        column (it buries the most); ties go at random.
-        """
-        if len(columns) == 1:
-            return columns[0]
-        reserve = self.reserves[self.to_move]
-        best = max(self._unwinding(reserve[index]) for index in columns)
-        return rng.choice([index for index in columns
-                           if self._unwinding(reserve[index]) == best])
-
-    def _unwinding(self, column: list[int]) -> tuple[bool, int]:
-        """Whether the card under the last one could go right after it, and the length."""
-        if len(column) < 2:
-            return False, len(column)
-        played, under = column[-1], column[-2]
-        if under == ACE or (under == played + 1 and played != KING):
-            return True, len(column)
-        # The played card takes one pile whose top was one below it.
-        piles = self.tops[under - 1] - (under == played and played != ACE)
-        return piles > 0, len(column)
+        """Which playable reserve card to play first (the order rarely matters)."""
+        return columns[0] if len(columns) == 1 else rng.choice(columns)
 
     def run(self, rng: random.Random) -> None:
-        """Play on to the end with the playout policy (the engine's `_advance`, looped).
-
-        Each seat's keeps draw from a stream of its own, seeded from `rng`, one number per
-        keep: with the same seed, a seat's k-th keep is drawn alike whatever came before it.
-        """
-        keeps = (random.Random(rng.random()), random.Random(rng.random()))
-        # These lists are changed in place only, never replaced: local names are safe.
-        tops, gtop, became, reserves = self.tops, self.gtop, self.became, self.reserves
+        """Play on to the end with the playout policy (the engine's `_advance`, looped)."""
         while not self.over:
             seat = self.to_move
             drawn = self.drawn
             if drawn:
-                if drawn == ACE or tops[drawn - 1] > 0:
+                if drawn == ACE or self.tops[drawn - 1] > 0:
                     self.drawn = 0
                     self.place(drawn, seat)
-                    continue
-                careless = self.careless[seat]
-                roll = keeps[seat].random() if careless else 1.0
-                if roll < careless:
-                    # The same roll, rescaled, picks the column: one number per keep.
-                    self.keep(seat, int(roll / careless * len(reserves[seat])))
+                elif self.careless[seat] and rng.random() < self.careless[seat]:
+                    self.keep(seat, rng.randrange(len(self.reserves[seat])))
                 else:
                     self.keep(seat, self.keep_column(rng))
                 continue
-            # `grabuge_playable` and `playable_columns` inlined: the hottest lines here.
-            top = gtop[seat]
-            if top and not became[seat] and (top == ACE or tops[top - 1] > 0):
+            if self.grabuge_playable(seat):
                 self.play_grabuge(seat)
                 continue
-            columns = [index for index, column in enumerate(reserves[seat])
-                       if column and (column[-1] == ACE or tops[column[-1] - 1] > 0)]
+            columns = self.playable_columns(seat)
             if columns:
                 self.play_reserve(seat, self.reserve_column(columns, rng))
                 continue
             if self.hand:
                 self.hand -= 1
-                self.drawn = self.turn(self.source)
+                self.drawn = self.deck.pop()
                 continue
             if not self.drew:
                 self.drew = True

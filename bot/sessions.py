@@ -562,9 +562,10 @@ class GameSession:
         if result is not None and self.archive_after is not None \
                 and self._record.parent_id is not None:  # only the game's own thread
             timers = [NewTimer(TimerEvent.ARCHIVE, now + self.archive_after, new_ply)]
+        state = turn.state.dump()  # once: the stored and the held record are the same
         try:
             ply = await self.db.record_moves(
-                self.id, self.ply, turn.moves, turn.state.dump(),
+                self.id, self.ply, turn.moves, state,
                 result=dict(result.to_dict()) if result else None, now=now,
                 deadline=deadline, timers=timers, stand_ins=stand_ins, unrated=unrated,
                 to_move=turn.state.current_player,
@@ -575,7 +576,7 @@ class GameSession:
         self._state = turn.state
         self._record.ply = ply
         self._record.updated_at = now
-        self._record.state = turn.state.dump()
+        self._record.state = state
         self._record.deadline = deadline
         for seat, level in (stand_ins or {}).items():
             self._record.seats[seat] = replace(self._record.seats[seat], stand_in=level)

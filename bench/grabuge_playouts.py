@@ -5,10 +5,10 @@
 A quick, low-variance bench for search ideas: a thousand games take minutes where
 `bench/arena.py` needs an hour at medium's strength. Each game is dealt by the engine (game
 g's chance seeded as in `bench/arena.py`) and then played in `ai.grabuge_sim.Sim`. The
-searcher (seat g mod 2) plays every keep out in N sampled worlds, the opponent told to be
-a random keeper, as medium's search does; reserve order follows the playout policy. The
-opponent keeps and orders its reserve at random. `--sees-cards` lets the searcher see the
-real card order (an upper bound for what hiding the cards costs).
+searcher (seat g mod 2) plays each of its choices (where to keep a card, which reserve card
+goes first when several can) out in N sampled worlds, the opponent told to be a random
+keeper, as medium's search does. The opponent keeps and orders its reserve at random.
+`--sees-cards` lets the searcher see the real card order (what hiding the cards costs).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from ai.base import is_chance, sample_chance
 from ai.grabuge_sim import Sim
 from bench.arena import wilson
 from engines import GAMES
-from engines.grabuge import ACE, GrabugeState
+from engines.grabuge import GrabugeState
 
 
 def dealt(number: int) -> GrabugeState:
@@ -44,58 +45,56 @@ def dealt(number: int) -> GrabugeState:
     return state
 
 
-def resampled(sim: Sim, rng: random.Random) -> Sim:
-    """A copy of `sim` with its unseen cards in a new order (what the searcher may know)."""
-    world = sim.copy()
-    rng.shuffle(world.deck)
-    return world
+class Searcher(Sim):
+    """A game in which one seat searches its choices; its playouts are plain `Sim`s."""
 
+    __slots__ = ("search_rng", "searcher", "sees_cards", "worlds")
 
-def searched_keep(sim: Sim, worlds: int, sees_cards: bool, rng: random.Random) -> int:
-    """The reserve column whose playouts score best over `worlds` sampled worlds."""
-    seat = sim.to_move
-    totals = [0.0] * len(sim.reserves[seat])
-    for _ in range(worlds):
-        base = sim.copy() if sees_cards else resampled(sim, rng)
-        base.careless = [1.0, 1.0]
-        base.careless[seat] = 0.0
-        seed = rng.random()
-        for column in range(len(totals)):
-            playout = base.copy()
-            playout.keep(seat, column)
-            playout.run(random.Random(seed))
-            totals[column] += playout.reward(seat)
-    return max(range(len(totals)), key=lambda column: (totals[column], -column))
+    def keep_column(self, rng: random.Random) -> int:
+        """The searcher's keep: the column whose playouts score best."""
+        if self.to_move != self.searcher:
+            return super().keep_column(rng)
+        return self._searched(range(len(self.reserves[self.to_move])), Sim.keep)
+
+    def reserve_column(self, columns: list[int], rng: random.Random) -> int:
+        """The searcher's reserve card to play first, when several can go, searched too."""
+        if self.to_move != self.searcher or len(columns) == 1:
+            return super().reserve_column(columns, rng)
+        return self._searched(columns, Sim.play_reserve)
+
+    def _searched(self, columns: range | list[int], apply: Callable[[Sim, int, int], None]) -> int:
+        """The column whose playouts score best over the sampled worlds (same worlds, same
+        playout seed for every column: common random numbers)."""
+        seat, rng = self.to_move, self.search_rng
+        totals = [0.0] * len(columns)
+        for _ in range(self.worlds):
+            base = self.copy()  # a plain Sim: the playouts do not search
+            if not self.sees_cards:
+                rng.shuffle(base.deck)
+            base.careless = [1.0, 1.0]
+            base.careless[seat] = 0.0
+            seed = rng.random()
+            for index, column in enumerate(columns):
+                playout = base.copy()
+                apply(playout, seat, column)
+                playout.run(random.Random(seed))
+                totals[index] += playout.reward(seat)
+        return columns[max(range(len(columns)), key=lambda index: (totals[index], -index))]
 
 
 def play(number: int, worlds: int, sees_cards: bool) -> float:
     """Game `number`: the searcher's score (1 a win, 1/2 a draw, 0 a loss)."""
     rng = random.Random(number)
-    sim = Sim.from_state(dealt(number), rng)
-    searcher = number % 2
-    while not sim.over:
-        seat, drawn = sim.to_move, sim.drawn
-        if drawn and (drawn == ACE or sim.tops[drawn - 1] > 0):
-            sim.drawn = 0
-            sim.place(drawn, seat)
-        elif drawn and seat == searcher:
-            sim.keep(seat, searched_keep(sim, worlds, sees_cards, random.Random(rng.random())))
-        elif drawn:
-            sim.keep(seat, rng.randrange(len(sim.reserves[seat])))
-        elif sim.grabuge_playable(seat):
-            sim.play_grabuge(seat)
-        elif columns := sim.playable_columns(seat):
-            sim.play_reserve(seat, sim.reserve_column(columns, rng))
-        elif sim.hand:
-            sim.hand -= 1
-            sim.drawn = sim.deck.pop()
-        elif not sim.drew:
-            sim.drew = True
-            if not sim.draw(seat):
-                sim.end_turn()
-        else:
-            sim.end_turn()
-    margin = sim.margin(searcher)
+    game = Sim.from_state(dealt(number), rng)
+    sim = Searcher.__new__(Searcher)
+    for name in Sim.__slots__:
+        setattr(sim, name, getattr(game, name))
+    sim.searcher, sim.worlds, sim.sees_cards = number % 2, worlds, sees_cards
+    sim.search_rng = random.Random(f"search:{number}")
+    sim.careless = [1.0, 1.0]  # the opponent keeps at random
+    sim.careless[sim.searcher] = 0.0
+    sim.run(rng)
+    margin = sim.margin(sim.searcher)
     return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
 
 

@@ -212,20 +212,16 @@ class GrabugeAI(GameAI):
         careless = [0.0, 0.0]
         if level in READS_THE_OPPONENT:
             careless[1 - seat] = carelessness(state, 1 - seat)
+        # The choices at one decision are all keeps or all reserve plays.
+        apply = Sim.keep if isinstance(legal[0], KeepCard) else Sim.play_reserve
+        columns = [move.column - 1 for move in legal]
         for _ in range(worlds):
             world = self.sample(state, seat, rng)
             assert isinstance(world, GrabugeState)
             base = Sim.from_state(world, rng)
             base.careless = careless
-            seed = rng.random()
-            for index, move in enumerate(legal):
-                sim = base.copy()
-                if isinstance(move, KeepCard):
-                    sim.keep(seat, move.column - 1)
-                else:
-                    sim.play_reserve(seat, move.column - 1)
-                sim.run(random.Random(seed))
-                totals[index] += sim.reward(seat)
+            rewards = base.rewards_after(seat, apply, columns, rng.random())
+            totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
         best = max(range(len(legal)), key=lambda index: (totals[index], -index))
         return legal[best]
 

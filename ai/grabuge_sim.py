@@ -8,6 +8,7 @@ be turned (a shuffled deck: dealing lazily is the same as shuffling first).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from engines.grabuge import (
     ACE,
@@ -291,6 +292,18 @@ class Sim:
                 if self.draw(seat):
                     continue
             self.end_turn()
+
+    def rewards_after(self, seat: int, apply: Callable[[Sim, int, int], None],
+                      columns: Sequence[int], seed: float) -> list[float]:
+        """`seat`'s reward after `apply` (`Sim.keep` or `Sim.play_reserve`) on each column,
+        each played out from here with the same playout seed (common random numbers)."""
+        rewards = []
+        for column in columns:
+            playout = self.copy()
+            apply(playout, seat, column)
+            playout.run(random.Random(seed))
+            rewards.append(playout.reward(seat))
+        return rewards
 
     def reward(self, seat: int) -> float:
         """`seat`'s score at the end: 1 a win, 1/2 a draw, 0 a loss, nudged by the margin."""

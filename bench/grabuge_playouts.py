@@ -63,8 +63,7 @@ class Searcher(Sim):
         return self._searched(columns, Sim.play_reserve)
 
     def _searched(self, columns: range | list[int], apply: Callable[[Sim, int, int], None]) -> int:
-        """The column whose playouts score best over the sampled worlds (same worlds, same
-        playout seed for every column: common random numbers)."""
+        """The column whose playouts score best over the sampled worlds."""
         seat, rng = self.to_move, self.search_rng
         totals = [0.0] * len(columns)
         for _ in range(self.worlds):
@@ -73,12 +72,8 @@ class Searcher(Sim):
                 rng.shuffle(base.deck)
             base.careless = [1.0, 1.0]
             base.careless[seat] = 0.0
-            seed = rng.random()
-            for index, column in enumerate(columns):
-                playout = base.copy()
-                apply(playout, seat, column)
-                playout.run(random.Random(seed))
-                totals[index] += playout.reward(seat)
+            rewards = base.rewards_after(seat, apply, columns, rng.random())
+            totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
         return columns[max(range(len(columns)), key=lambda index: (totals[index], -index))]
 
 

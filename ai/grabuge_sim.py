@@ -232,20 +232,27 @@ class Sim:
 
     def keep_column(self, rng: random.Random) -> int:
         """The reserve column (0–3) where the card just turned blocks least."""
-        rank = self.drawn
+        rank, tops, noise = self.drawn, self.tops, self.noise
         need = self._distance(rank)
         best, best_cost = 0, 1e9
         for index, column in enumerate(self.reserves[self.to_move]):
             if not column:
                 cost = EMPTY_COLUMN_COST
             elif column[-1] == rank + 1:
-                cost = 0.0  # playing the kept card frees the covered one at once
+                if not noise:
+                    return index  # nothing costs less: playing the kept card frees the other
+                cost = 0.0
             else:
-                # Covering delays the covered card by as much as the kept one is further away.
-                delay = max(0, need - self._distance(column[-1]))
-                cost = delay + NO_CHAIN_COST + DEPTH_COST * len(column)
-            if self.noise:
-                cost += self.noise * rng.random()
+                # Covering delays the covered card by as much as the kept one is further
+                # away (`_distance`, inlined: this is the playouts' busiest question).
+                covered = column[-1]
+                below = covered - 1
+                while below > 0 and tops[below] == 0:
+                    below -= 1
+                delay = need - (covered - 1 - below)
+                cost = (delay if delay > 0 else 0) + NO_CHAIN_COST + DEPTH_COST * len(column)
+            if noise:
+                cost += noise * rng.random()
             if cost < best_cost:
                 best, best_cost = index, cost
         return best
@@ -263,29 +270,41 @@ class Sim:
         return columns[0] if len(columns) == 1 else rng.choice(columns)
 
     def run(self, rng: random.Random) -> None:
-        """Play on to the end with the playout policy (the engine's `_advance`, looped)."""
+        """Play on to the end with the playout policy (the engine's `_advance`, looped).
+
+        The hot loop of every search: the rules of `place`, `grabuge_playable` and
+        `playable_columns` are inlined here (the same rules; a test holds them to the
+        engine), while keeping and choosing go through `keep`, `keep_column` and
+        `reserve_column` so that subclasses can change the policy.
+        """
+        tops, reserves, careless, gtop, deck = (self.tops, self.reserves, self.careless,
+                                                self.gtop, self.deck)
         while not self.over:
             seat = self.to_move
-            drawn = self.drawn
-            if drawn:
-                if drawn == ACE or self.tops[drawn - 1] > 0:
+            columns = reserves[seat]
+            rank = self.drawn
+            if rank:
+                if rank == ACE or tops[rank - 1]:
                     self.drawn = 0
-                    self.place(drawn, seat)
-                elif self.careless[seat] and rng.random() < self.careless[seat]:
-                    self.keep(seat, rng.randrange(len(self.reserves[seat])))
+                    self.place(rank, seat)
+                elif careless[seat] and rng.random() < careless[seat]:
+                    self.keep(seat, rng.randrange(len(columns)))
                 else:
                     self.keep(seat, self.keep_column(rng))
                 continue
-            if self.grabuge_playable(seat):
+            rank = gtop[seat]
+            if rank and not self.became[seat] and (rank == ACE or tops[rank - 1]):
                 self.play_grabuge(seat)
                 continue
-            columns = self.playable_columns(seat)
-            if columns:
-                self.play_reserve(seat, self.reserve_column(columns, rng))
+            playable = [index for index, column in enumerate(columns)
+                        if column and (column[-1] == ACE or tops[column[-1] - 1])]
+            if playable:
+                column = playable[0] if len(playable) == 1 else self.reserve_column(playable, rng)
+                self.place(columns[column].pop(), seat)
                 continue
             if self.hand:
                 self.hand -= 1
-                self.drawn = self.deck.pop()
+                self.drawn = deck.pop()
                 continue
             if not self.drew:
                 self.drew = True

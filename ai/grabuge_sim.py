@@ -272,10 +272,10 @@ class Sim:
     def run(self, rng: random.Random) -> None:
         """Play on to the end with the playout policy (the engine's `_advance`, looped).
 
-        The hot loop of every search: the rules of `place`, `grabuge_playable` and
-        `playable_columns` are inlined here (the same rules; a test holds them to the
-        engine), while keeping and choosing go through `keep`, `keep_column` and
-        `reserve_column` so that subclasses can change the policy.
+        The hot loop of every search: what `grabuge_playable` and `playable_columns` ask is
+        asked inline here (the same rules; a test holds the loop to the engine), while
+        keeping and choosing go through `keep`, `keep_column` and `reserve_column`, so that
+        subclasses can change the policy.
         """
         tops, reserves, careless, gtop, deck = (self.tops, self.reserves, self.careless,
                                                 self.gtop, self.deck)
@@ -300,7 +300,7 @@ class Sim:
                         if column and (column[-1] == ACE or tops[column[-1] - 1])]
             if playable:
                 column = playable[0] if len(playable) == 1 else self.reserve_column(playable, rng)
-                self.place(columns[column].pop(), seat)
+                self.play_reserve(seat, column)
                 continue
             if self.hand:
                 self.hand -= 1

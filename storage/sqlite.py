@@ -16,6 +16,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -457,10 +458,25 @@ async def _connect(path: str) -> aiosqlite.Connection:
     return connection
 
 
+WAL_SWITCH_PAUSE_S = 0.01
+"""The pause between two tries to switch a database to WAL while another process holds it."""
+
+
 def _set_up_writer(connection: sqlite3.Connection) -> None:
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     connection.execute("PRAGMA foreign_keys = ON")
-    connection.execute("PRAGMA journal_mode = WAL").fetchall()
+    # Switching to WAL needs the database to itself, and SQLite answers "database is locked"
+    # at once, without waiting out the busy timeout, while another connection holds a lock:
+    # two processes opening a new database together did fail so. Try until that timeout.
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if not isinstance(storage_error(exc), StorageBusy) or time.monotonic() > deadline:
+                raise
+        time.sleep(WAL_SWITCH_PAUSE_S)
 
 
 def _set_up_reader(connection: sqlite3.Connection) -> None:

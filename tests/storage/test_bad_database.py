@@ -191,3 +191,22 @@ async def test_a_database_locked_by_another_process_is_refused(good: Path) -> No
     assert message.startswith(f"{good} is locked by another process (still locked after 2 s)")
     db = await Database.open(f"sqlite:///{good}")  # fine once the lock is gone
     await db.close()
+
+
+async def test_a_new_database_another_process_is_writing_to_is_opened_once_it_is_done(
+    tmp_path: Path,
+) -> None:
+    # Two bots starting together on a new database: one is in its first write while the
+    # other switches the file to WAL, which SQLite refuses at once instead of waiting.
+    path = tmp_path / "games.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE other_bots_table (a)")
+    other.execute("BEGIN IMMEDIATE")
+    done = threading.Timer(0.3, other.execute, ["COMMIT"])
+    done.start()
+    try:
+        db = await Database.open(f"sqlite:///{path}")
+        await db.close()
+    finally:
+        done.join()
+        other.close()

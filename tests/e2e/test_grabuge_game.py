@@ -131,13 +131,12 @@ async def test_the_decks_option_is_chosen_on_the_challenge(env, world) -> None:
     assert session.state.options == {"decks": 8}
     board = latest_board(thread)
     assert "decks of 52 cards: 8" in board.embeds[0].description
-    # Every card of 8 decks is somewhere: unseen, on the table, or in a crowned pile. (The
-    # talons' size depends on how many forced or needless plays came before a real choice.)
+    # Every card of 8 decks is somewhere: with a player, on the tableau, or in a crowned
+    # pile. (The talons' size depends on how many forced or needless plays came before a
+    # real choice.)
     state = session.state
-    visible = sum(len(pile["cards"]) for pile in state.piles)
-    visible += sum(len(column) for columns in state.reserves for column in columns)
-    visible += sum(top is not None for top in state.grabuge_top) + (state.drawn is not None)
-    assert sum(state.unseen) + visible + 13 * sum(state.crowned) == 8 * 52
+    on_tableau = sum(len(pile["cards"]) for pile in state.piles) + 13 * sum(state.crowned)
+    assert state.unplayed_cards(0) + state.unplayed_cards(1) + on_tableau == 8 * 52
     assert min(state.talon) > 104  # far more than two decks' 52 cards a player
     assert board.attachments[0].filename == "board.png"
 

@@ -201,25 +201,32 @@ def test_two_shard_processes_play_at_once_and_a_killed_one_resumes_its_games(
                                     WINNING_GAME[:3])) for process in (first, second)))
 
         # The first process dies at the worst moment: the move stored, its board not posted.
-        async def confirm_then_die() -> int | None:
+        # Its board is held in the painter (where the work between the two lies), so the
+        # moment is reached every time, however fast the machine.
+        async def confirm_then_die() -> tuple[int, int | None]:
             session = await first.bot.sessions.get(games[first])
             assert session is not None
             table = tables[first]
             mover = actor_for(session, table.alice, table.bob)
             composer = await compose(mover, latest_board(table.channel.threads[-1]),
                                      WINNING_GAME[3])
+            painting = asyncio.Event()
+
+            async def paint_until_killed(*args: Any, **kwargs: Any) -> bytes:
+                painting.set()
+                await asyncio.Event().wait()  # never set: the process dies first
+                raise AssertionError("the board was painted")
+            first.bot.sessions.painter.paint = paint_until_killed  # type: ignore[method-assign]
             assert first.env is not None
             with unsettled(first.env):  # the click is sent; the bot is not waited for
                 await mover.click(composer, label="Confirm")
-            for _ in range(1000):  # until the move is stored: its board is not posted yet
-                record = await first.bot.db.get_game(session.id)
-                if record is not None and record.ply == 4:
-                    return record.board_ply
-                await asyncio.sleep(0.001)
-            raise AssertionError("the move was never stored")
-        board_at_death = first.run(confirm_then_die)
+            await asyncio.wait_for(painting.wait(), STEP_TIMEOUT)
+            record = await first.bot.db.get_game(session.id)
+            assert record is not None
+            return record.ply, record.board_ply
+        at_death = first.run(confirm_then_die)
         first.kill()
-        assert board_at_death == 3, "killed between the move's store and its board"
+        assert at_death == (4, 3), "killed between the move's store and its board"
 
         # The second process serves its own server meanwhile, to the end of its game.
         second.run(play_on(second, tables[second], games[second], WINNING_GAME[3:]))

@@ -19,21 +19,25 @@ from bot.sessions import SessionManager
 from engines import GAMES
 from storage import Database, GameStatus, Seat
 from tests.bot.fakes import ALICE, FakePublisher
+from tests.waiting import eventually
 
 
 class SlowThinker:
     """Answers a fixed choice after a delay, or fails."""
 
     def __init__(self, delay: float = 0.0, fail: bool = False) -> None:
-        self.delay, self.fail, self.calls = delay, fail, 0
+        self.delay, self.fail, self.calls, self.answered = delay, fail, 0, 0
 
     async def choose(self, game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
         self.calls += 1
-        await asyncio.sleep(self.delay)
-        if self.fail:
-            raise RuntimeError("the worker died")
-        state = GAMES[game_id].load(dump)
-        return str(state.legal_moves()[0])
+        try:
+            await asyncio.sleep(self.delay)
+            if self.fail:
+                raise RuntimeError("the worker died")
+            state = GAMES[game_id].load(dump)
+            return str(state.legal_moves()[0])
+        finally:
+            self.answered += 1
 
     def close(self) -> None:
         return None
@@ -62,11 +66,11 @@ async def test_a_slow_ai_shows_that_it_is_typing_then_plays(db: Database) -> Non
     game = await db.get_game(await ai_first_game(db))
     assert game is not None
     session = await sessions.start(game)
-    await asyncio.sleep(0.2)
+    await eventually(lambda: any(board.content == f"<@{ALICE}>, your turn."
+                                 for board in publisher.boards()), "the AI's move is shown")
     assert publisher.typed == [5]
     assert session.ply == 1 and session.state.current_player == 1
     board = publisher.boards()[-1]
-    assert board.content == f"<@{ALICE}>, your turn."
     assert board.embed is not None and "AI (Easy)" in (board.embed.description or "")
 
 
@@ -78,7 +82,8 @@ async def test_a_failing_ai_is_logged_and_the_game_waits(
     assert game is not None
     with caplog.at_level(logging.ERROR, logger="bot.sessions"):
         session = await sessions.start(game)
-        await asyncio.sleep(0.05)
+        await eventually(lambda: any("the AI could not play" in r.getMessage()
+                                     for r in caplog.records), "the failure was logged")
     assert session.ply == 0 and not session.is_over
     assert any("the AI could not play" in r.getMessage() for r in caplog.records)
 
@@ -89,9 +94,10 @@ async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Datab
     game = await db.get_game(await ai_first_game(db))
     assert game is not None
     session = await sessions.start(game)
-    await asyncio.sleep(0.01)
+    await eventually(lambda: thinker.calls == 1, "the AI started thinking")
     await session.resign(ALICE)
-    await asyncio.sleep(0.1)
+    await eventually(lambda: thinker.answered == 1, "the AI answered")
+    await asyncio.sleep(0.05)  # what the session would do with that answer, it would do now
     stored = await db.get_game(session.id)
     assert stored is not None and stored.status is GameStatus.FINISHED and stored.ply == 1
     assert thinker.calls == 1

@@ -16,6 +16,7 @@ from bot.replies import NOTHING_CHANGED, stored_move, unexpected_text
 from engines import EndReason, IllegalMove
 from storage import Database, GameStatus, MoveKind
 from tests.bot.fakes import ALICE, BOB, CAROL, FakePublisher, manager, new_game
+from tests.waiting import eventually
 
 FIRST_MOVE = "a1:NES"
 """A legal first move of Qawale (Alice sits at seat 0)."""
@@ -240,8 +241,7 @@ async def test_a_board_discord_refused_is_posted_again_later(
     assert turn.note is not None and "post it again shortly" in turn.note
     assert session.board_behind
     publisher.fail_posts = False
-    await asyncio.sleep(0.05)
-    assert not session.board_behind
+    await eventually(lambda: not session.board_behind, "the board was posted again")
     stored = await db.get_game(session.id)
     assert stored is not None and stored.board_ply == 1
     assert stored.board_message_id == session.record.board_message_id

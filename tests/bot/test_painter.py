@@ -15,6 +15,7 @@ from engines import GAMES
 from i18n import Language, use_language
 from renderers import render
 from tests.replay_games import random_game
+from tests.waiting import eventually
 
 
 async def test_a_worker_process_draws_the_same_board_and_preview_as_the_renderer() -> None:
@@ -83,8 +84,7 @@ async def test_a_second_worker_starts_when_the_first_is_busy_and_stops_once_idle
         await asyncio.sleep(0.05)
         assert painter.workers == 1, "two pictures in hand do not call for another yet"
         third = asyncio.ensure_future(painter.paint(view, None))  # the first worker is busy
-        await asyncio.sleep(0.05)
-        assert painter.workers == 2
+        await eventually(lambda: painter.workers == 2, "a second worker started")
         fourth = asyncio.ensure_future(painter.paint(view, None))
         await asyncio.sleep(0.05)
         assert painter.workers == 2, "never more than the most allowed"

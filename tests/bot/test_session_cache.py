@@ -3,7 +3,6 @@ and a start loads only the games that need something done."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
@@ -15,6 +14,7 @@ from bot.sessions import IDLE_SESSION_SECONDS, SessionManager
 from engines import GAMES
 from storage import ChallengeStatus, Database, Seat
 from tests.bot.fakes import ALICE, BOB, NOW, FakePublisher, manager, new_game
+from tests.waiting import eventually
 
 
 @pytest.fixture(autouse=True)
@@ -115,10 +115,11 @@ async def test_a_process_expires_only_the_challenges_of_its_own_shards(
         expires_at=NOW - timedelta(minutes=50)) for guild in (1, 2)}
     other_process = ChallengeService(db, manager(db, publisher), GAME_UIS, publisher)
     await other_process.resume(owns=lambda guild_id: guild_id == 2)
-    await asyncio.sleep(0.05)  # an overdue challenge expires at once
-
     mine, theirs = overdue[2], overdue[1]
-    assert (await db.get_challenge(mine.id)).status is ChallengeStatus.EXPIRED
+
+    async def expired() -> bool:  # an overdue challenge expires at once
+        return (await db.get_challenge(mine.id)).status is ChallengeStatus.EXPIRED
+    await eventually(expired, "this process's overdue challenge expired")
     assert (await db.get_challenge(theirs.id)).status is ChallengeStatus.PENDING
     other_process.cancel_timers()
 

@@ -11,6 +11,7 @@ import discord
 from bot.timers import MAX_ATTEMPTS, RETRY_AFTER, TimerLoop
 from storage import Database, NewTimer, Timer, TimerEvent
 from tests.bot.fakes import new_game
+from tests.waiting import eventually
 
 
 def now():
@@ -64,11 +65,12 @@ async def test_a_timer_stored_while_the_loop_sleeps_wakes_it(db: Database) -> No
         await db.add_timer(game.id, NewTimer(TimerEvent.TIMEOUT, now(), 0, 0))
         loop.wake()
         await asyncio.wait_for(fired.wait(), timeout=5)
-        await asyncio.sleep(0.05)  # the loop forgets the timer after its action
+
+        async def only_the_later_one_left() -> bool:  # the loop forgets a timer it acted on
+            return [t.event for t in await db.timers_of(game.id)] == [TimerEvent.HALF_TIME]
+        await eventually(only_the_later_one_left, "the fired timer is forgotten")
     finally:
         loop.close()
-    remaining = [t.event for t in await db.timers_of(game.id)]
-    assert remaining == [TimerEvent.HALF_TIME]
 
 
 async def no_sleep(seconds: float) -> None:

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines import GAMES
 from renderers import render
-from renderers.common import seeded_position
+from renderers.encoding import seeded_position
 
 RUNS = 60
 """Renders timed per position (after one untimed warm-up)."""

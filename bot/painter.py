@@ -26,7 +26,7 @@ from engines import GAMES
 from i18n import current_language
 from renderers import render
 from renderers.animation import MAX_WIDTH, FittedAnimation, fitting_animation
-from renderers.common import adopt_palettes, chosen_palettes
+from renderers.encoding import adopt_palettes, chosen_palettes
 
 View = Mapping[str, object]
 

@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from renderers.common import BACKGROUND, TEXT, font
+from renderers.common import BACKGROUND, TEXT
+from renderers.stamps import font
 
 FRAME_MS = 1200
 """How long each position shows in a short game: long enough to follow one move."""

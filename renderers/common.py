@@ -1,53 +1,47 @@
-"""Drawing helpers shared by every game's renderer: fonts, palette, canvas, grids, PNG.
+"""The canvas every game's renderer draws on, with the colours, grids and furniture (status
+bar, footer, pills, pieces) they share.
 
 Everything is drawn in *logical* pixels on a `Canvas`: each shape is drawn supersampled
-(Pillow's shapes are not anti-aliased), shrunk and pasted, so callers never deal with the
-scale. Output is deterministic: no clock, no randomness (reference games are seeded),
-bundled fonts only.
+(Pillow's shapes are not anti-aliased), shrunk and pasted as a stamp (`renderers.stamps`),
+so callers never deal with the scale. Output is deterministic: no clock, no randomness
+(reference games are seeded), bundled fonts only. Words are in `renderers.words`, PNG
+encoding in `renderers.encoding`.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import math
-import random
-import re
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple
+from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
+from PIL import Image
 
-from engines.base import CHANCE, Game, ResultDict
 from engines.grid import Cell, Grid
-from i18n import Language, _, current_language, ngettext, use_language
-from renderers.png import palette_png
-from renderers.tiles import cut
+from renderers.encoding import (
+    encode_png,
+    kept_as_reference,
+)
+from renderers.recording import Drawn, is_recording, note_drawn
+from renderers.stamps import (
+    Shape,
+    Stamp,
+    fill_colour,
+    font,
+    rgb,
+    shape_stamp,
+    text_length,
+    text_stamp,
+)
+from renderers.units import Box, Colour, Point, min_size
+from renderers.words import (
+    Phrase,
+)
 
-Colour = str
-"""A Pillow colour: "#rrggbb"."""
-Point = tuple[float, float]
-Box = tuple[float, float, float, float]
-
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
 SUPERSAMPLE = 2
 """Drawing scale before the final shrink; 2 gives smooth discs at a modest cost."""
 
-PHONE_WIDTH = 360
-"""How wide a phone shows a board picture (Discord's chat column), in screen pixels."""
-MIN_PHONE_PX = 9
-"""The smallest font size and marker, in screen pixels, once a picture is shown that wide."""
-
-
-def min_size(canvas_width: float) -> float:
-    """The smallest font size or marker, in logical pixels, on a canvas this wide."""
-    return MIN_PHONE_PX * canvas_width / PHONE_WIDTH
 
 # -- palette ---------------------------------------------------------------------------
 # A dark frame around light play areas: it reads on Discord's dark and light themes alike.
@@ -97,139 +91,6 @@ def seat_colour(seat: int) -> SeatColour:
     """The colour of `seat` (0-based)."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
-
-def player_name(names: Sequence[str] | None, seat: int) -> str:
-    """The display name of `seat`, or "Player N" when none was given (in the current
-    language)."""
-    if names and seat < len(names) and names[seat] and names[seat].strip():
-        return names[seat].strip()
-    return _("Player {n}").format(n=seat + 1)
-
-
-_WORD = re.compile(r"[^\W_]+")
-"""A run of letters or digits: the words initials are taken from."""
-
-
-def _initials_of(name: str) -> str:
-    """ "Alice Martin" → "AM", "bob" → "B", "Player 2" → "P2": first and last words' initials."""
-    words: list[str] = _WORD.findall(name)
-    if not words:
-        return ""
-    first = words[0][0].upper()
-    return first if len(words) == 1 else first + words[-1][0].upper()
-
-
-def initials(names: Sequence[str] | None, seats: int) -> list[str]:
-    """Each seat's mark on its pieces: its player's initials, told apart when they clash.
-
-    Clashing initials take the first word's first two letters ("Al", "An"); if those clash
-    too, the initial and the seat number ("B1", "B2"), and as a last resort "#1", "#2"
-    (no name gives a "#"). A name without a letter or digit gives "P1", "P2"…
-    """
-    full = [player_name(names, seat) for seat in range(seats)]
-    marks = [_initials_of(name) or f"P{seat + 1}" for seat, name in enumerate(full)]
-
-    def clashing() -> set[int]:
-        return {seat for seat, mark in enumerate(marks) if marks.count(mark) > 1}
-
-    for seat in clashing():
-        word = (_WORD.findall(full[seat]) or [""])[0]
-        if len(word) > 1:
-            marks[seat] = word[0].upper() + word[1].lower()
-    for seat in clashing():
-        marks[seat] = f"{marks[seat][0]}{seat + 1}"
-    for seat in clashing():
-        marks[seat] = f"#{seat + 1}"
-    return marks
-
-
-COUNTED: dict[str, Callable[[int], str]] = {
-    "card": lambda n: ngettext("{n} card", "{n} cards", n),
-    "empty bed": lambda n: ngettext("{n} empty bed", "{n} empty beds", n),
-    "paquet": lambda n: ngettext("{n} paquet", "{n} paquets", n),
-    "pawn": lambda n: ngettext("{n} pawn", "{n} pawns", n),
-    "pebble": lambda n: ngettext("{n} pebble", "{n} pebbles", n),
-    "pile": lambda n: ngettext("{n} pile", "{n} piles", n),
-    "point": lambda n: ngettext("{n} point", "{n} points", n),
-    "pt": lambda n: ngettext("{n} pt", "{n} pts", n),
-    "tile": lambda n: ngettext("{n} tile", "{n} tiles", n),
-}
-"""The nouns the pictures count, each through its own plural message (`plural` looks a noun
-up here: `COUNTED["tile"](3)` is `{n} tiles`, `{n} tuiles` in French)."""
-
-
-def number_text(count: float) -> str:
-    """`3`, `2.5`, or `2,5` in French."""
-    text = f"{count:g}"
-    return text.replace(".", ",") if current_language() is Language.FR else text
-
-
-def plural(count: float, noun: str, plural_form: str | None = None) -> str:
-    """ "1 pebble", "0 pebbles", "3 pebbles", "2.5 points" (`plural_form`: irregular nouns),
-    in the current language for the nouns of `COUNTED` (French: "0 galet", "2,5 points");
-    another noun stays English."""
-    counted = COUNTED.get(noun)
-    if counted is not None:
-        # gettext's plural rules take whole numbers: 2.5 counts like 2 (plural in French and
-        # English), 1.5 like 1 (singular in French, plural in English, as both write them).
-        if count == int(count):
-            whole = int(count)
-        else:
-            whole = 1 if current_language() is Language.FR and abs(count) < 2 else 2
-        return counted(whole).format(n=number_text(count))
-    word = noun if abs(count) == 1 else (plural_form or noun + "s")
-    return f"{count:g} {word}"
-
-
-def named(template: str, *names: str) -> str:
-    """A translated template with named player placeholders (`{name}`, or those of `names`
-    in order) made a `Phrase` template (`{0}`, `{1}`…); other braces are kept as text."""
-    keys = names or ("name",)
-    escaped = template.replace("{", "{{").replace("}", "}}")
-    for index, key in enumerate(keys):
-        escaped = escaped.replace("{{" + key + "}}", "{" + str(index) + "}")
-    return escaped
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A sentence with player names in it (`{0}`, `{1}`…): names shrink first to fit."""
-
-    template: str
-    names: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return self.template.format(*self.names)
-
-    def __add__(self, tail: str) -> Phrase:
-        return Phrase(self.template + tail.replace("{", "{{").replace("}", "}}"), self.names)
-
-
-def result_headline(
-    result: ResultDict | None,
-    current_player: int | None,
-    names: Sequence[str] | None,
-) -> tuple[Phrase, int | None]:
-    """The status sentence and the seat whose swatch goes with it (None: no swatch)."""
-    if result is None:
-        if current_player is None or current_player < 0:
-            return Phrase(_("Waiting…")), None
-        return (Phrase(named(_("{name} to play")), (player_name(names, current_player),)),
-                current_player)
-    winners = result["winners"]
-    if len(winners) == 1:
-        return Phrase(named(_("{name} wins!")), (player_name(names, winners[0]),)), winners[0]
-    return Phrase(_("Draw")), None
-
-
-# -- fonts -------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu Sans at `size` device pixels (cached)."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
 # -- geometry ----------------------------------------------------------------------------
@@ -295,295 +156,7 @@ class BoardGeometry:
         return Grid(self.cols, self.rows).parse(name)
 
 
-# -- what was drawn (for tests) ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """One text or marker drawn while `recording()` is on, in its canvas's logical pixels."""
-
-    kind: str
-    """"text" or "marker"."""
-    what: str
-    """The text itself, or what the marker shows."""
-    size: float
-    """A text's font size (as rendered), a marker's smallest extent."""
-    box: Box
-    canvas_width: int
-
-    @property
-    def phone_size(self) -> float:
-        """`size` in screen pixels once the picture is shown `PHONE_WIDTH` wide."""
-        return self.size * PHONE_WIDTH / self.canvas_width
-
-
-_RECORDS: ContextVar[list[Drawn] | None] = ContextVar("_RECORDS", default=None)
-
-
-@contextmanager
-def recording() -> Iterator[list[Drawn]]:
-    """Collect every text and marker drawn inside the block (tests check their sizes)."""
-    records: list[Drawn] = []
-    token = _RECORDS.set(records)
-    try:
-        yield records
-    finally:
-        _RECORDS.reset(token)
-
-
 # -- canvas ------------------------------------------------------------------------------
-# Shapes are drawn one by one as "stamps": each is drawn supersampled on a patch just big
-# enough for it, shrunk, and pasted onto the picture, which is kept at its logical size.
-# A board repeats the same shapes (pieces, cells, labels) in the same places from one
-# render to the next, so stamps are cached: most renders only paste. Shrinking and
-# pasting a stamp gives the picture a full supersampled canvas would, up to a level or two
-# on the edge pixels of a shape that overlaps another shape's anti-aliased edge.
-
-STAMP_CACHE = 2048
-"""Small stamps (shapes, texts) kept: every board's recurring ones fit, with room."""
-
-BIG_STAMP = 64 * 64
-"""Picture pixels above which a stamp is big: panels, and the arrows of moves, which
-seldom recur. Fewer of those are kept, so that the caches stay within a few tens of MB."""
-
-BIG_STAMP_CACHE = 64
-"""Big stamps kept: a board's few panels, and the arrows of the latest moves."""
-
-Coords = tuple[int, ...]
-"""Device-pixel coordinates, flattened: x0, y0, x1, y1…"""
-
-
-class _Shape(NamedTuple):
-    """One shape to stamp, in device pixels relative to its patch (a cache key)."""
-
-    kind: str
-    """"ellipse", "rect", "rounded", "polygon" or "line"."""
-    coords: Coords
-    fill: Colour | None
-    outline: Colour | None
-    width: int = 0
-    """Outline width, or a line's width."""
-    radius: int = 0
-    """A rounded rectangle's corner radius; a line's number of points (the rest are caps)."""
-
-
-Ink = Colour | int | None
-"""A colour to draw with, or a coverage level (255) on a mask."""
-
-
-def _pairs(coords: Coords) -> list[tuple[int, int]]:
-    return list(zip(coords[0::2], coords[1::2], strict=True))
-
-
-def _draw_shape(draw: ImageDraw.ImageDraw, shape: _Shape, fill: Ink, outline: Ink) -> None:
-    """Draw `shape` in `fill` and `outline` with Pillow, as the canvas did before stamps."""
-    c = shape.coords
-    if shape.kind == "ellipse":
-        draw.ellipse(c, fill, outline, shape.width)
-    elif shape.kind == "rect":
-        draw.rectangle(c, fill, outline, shape.width)
-    elif shape.kind == "rounded":
-        draw.rounded_rectangle(c, shape.radius, fill, outline, shape.width)
-    elif shape.kind == "polygon":
-        draw.polygon(_pairs(c), fill, outline)
-    else:  # a line: its points, then the boxes of its round caps
-        points = 2 * shape.radius
-        draw.line(_pairs(c[:points]), fill, shape.width, joint="curve")
-        for cap in range(points, len(c), 4):
-            draw.ellipse(c[cap:cap + 4], fill)
-
-
-SOLID_CORE_MIN = 1024
-"""Picture pixels a stamp's solid inside must cover to be filled rather than pasted."""
-
-PatchBox = tuple[int, int, int, int]
-
-TILED_MIN = 1024
-"""Picture pixels above which a stamp is cut into tiles (see `renderers.tiles`): below it,
-the few pixels saved do not pay for the extra pastes."""
-
-
-@dataclass(frozen=True)
-class Stamp:
-    """A drawn shape ready to paste: only its edges through their coverage.
-
-    Pasting through a mask costs some ten times a plain fill or copy per pixel, so what the
-    shape covers entirely is filled (in its fill colour) or copied, and what it leaves
-    untouched is not pasted at all (see `renderers.tiles`).
-    """
-
-    pieces: tuple[tuple[Image.Image, int, int], ...]
-    """Masks (or RGBA patches) to paste through their coverage, with their top-left corners
-    relative to the stamp's."""
-    copies: tuple[tuple[Image.Image, int, int], ...]
-    """Opaque parts of a two-colour stamp, as RGB patches pasted as they are."""
-    fills: tuple[PatchBox, ...]
-    """Boxes (relative, far edges excluded) the shape covers entirely in its fill colour."""
-    pasted: tuple[tuple[Any, PatchBox], ...] = field(init=False, repr=False)
-    """The pieces as Pillow's core images with their boxes: what the hot loop pastes."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "pasted", tuple(
-            (piece.im, (x, y, x + piece.width, y + piece.height)) for piece, x, y in self.pieces))
-
-
-def _solid_core(shape: _Shape, factor: int) -> PatchBox | None:
-    """The picture pixels that `shape` (relative device pixels) fills entirely, if many."""
-    if shape.fill is None or shape.kind not in ("rect", "rounded", "ellipse"):
-        return None
-    x0, y0, x1, y1 = shape.coords
-    if shape.kind == "ellipse":
-        # The square inside the fill's circle, kept clear of its edge by a device pixel.
-        half = ((min(x1 - x0, y1 - y0) / 2 - shape.width - 2) / math.sqrt(2))
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        inner = (cx - half, cy - half, cx + half, cy + half)
-    else:
-        # Clear of the corners and the outline; Pillow's boxes include their far edge.
-        margin = max(shape.radius, shape.width) + 1
-        inner = (x0 + margin, y0 + margin, x1 + 1 - margin, y1 + 1 - margin)
-    core = (math.ceil(inner[0] / factor), math.ceil(inner[1] / factor),
-            math.floor(inner[2] / factor), math.floor(inner[3] / factor))
-    if (core[2] - core[0]) * (core[3] - core[1]) < SOLID_CORE_MIN or core[2] <= core[0]:
-        return None
-    return core
-
-
-def _stamp(shape: _Shape, size: tuple[int, int], factor: int) -> Stamp:
-    """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk."""
-    big = size[0] * size[1] > BIG_STAMP
-    return (_big_stamp if big else _small_stamp)(shape, size, factor).use()
-
-
-class _Drawn:
-    """A shape's drawn patch, pasted whole the first time and cut into a stamp the second.
-
-    Cutting a big patch takes longer than pasting it once, and many big shapes are drawn
-    once only (the arrow of one move); those that recur (panels, frames) are cut.
-    """
-
-    __slots__ = ("core", "one_colour", "patch", "stamp", "used")
-
-    def __init__(self, patch: Image.Image, one_colour: bool, core: PatchBox | None) -> None:
-        self.patch: Image.Image | None = patch
-        """The patch while it is not cut yet."""
-        self.one_colour, self.core = one_colour, core
-        self.stamp = Stamp(((patch, 0, 0),), (), ())
-        self.used = False
-
-    def use(self) -> Stamp:
-        """The stamp to paste now: the whole patch on first use, then the cut stamp."""
-        patch = self.patch  # read once: a render thread may be cutting it at the same time
-        if patch is not None:
-            if self.used:
-                self.stamp = _cut_stamp(patch, self.one_colour, self.core)
-                self.patch = None
-            self.used = True
-        return self.stamp
-
-
-def _new_stamp(shape: _Shape, size: tuple[int, int], factor: int) -> _Drawn:
-    """`shape` drawn `factor` times too big on a patch of `size` (picture pixels), shrunk.
-
-    A one-colour shape is an "L" coverage mask (its colour is pasted through it): cheaper,
-    and one stamp serves every colour. Otherwise an RGBA patch, shrunk with its alpha
-    premultiplied so that the edges keep their colours.
-    """
-    device = (size[0] * factor, size[1] * factor)
-    one_colour = shape.outline is None or shape.fill is None or shape.outline == shape.fill
-    if one_colour:
-        patch = Image.new("L", device, 0)
-        _draw_shape(ImageDraw.Draw(patch), shape, 255 if shape.fill is not None else None,
-                    255 if shape.outline is not None else None)
-    else:
-        patch = Image.new("RGBA", device, (0, 0, 0, 0))
-        _draw_shape(ImageDraw.Draw(patch), shape, shape.fill, shape.outline)
-    if factor > 1:
-        patch = patch.reduce(factor)
-    return _Drawn(patch, one_colour, _solid_core(shape, factor))
-
-
-def picture_stamp(picture: Image.Image) -> Stamp:
-    """An RGBA `picture` (a card, an icon) ready to paste through its alpha with
-    `Canvas.paste_stamp`: its opaque parts copied, its transparent ones skipped. Keep the
-    stamp with the picture: cutting it takes longer than pasting it."""
-    return _cut_stamp(picture, False, None)
-
-
-def _cut_stamp(patch: Image.Image, one_colour: bool, core: PatchBox | None) -> Stamp:
-    """A stamp of `patch` (a coverage mask, or an RGBA patch) whose box `core` is filled,
-    the rest cut into tiles (see `renderers.tiles`) if it is big."""
-    if patch.width * patch.height < TILED_MIN:
-        return Stamp(((patch, 0, 0),), (), ())
-    w, h = patch.size
-    fills: list[PatchBox] = []
-    if core is None:
-        bands = [(0, 0, w, h)]
-    else:
-        # The edges: bands above and below the core, and the sides between them.
-        cx0, cy0, cx1, cy1 = core
-        fills.append(core)
-        bands = [(0, 0, w, cy0), (0, cy1, w, h), (0, cy0, cx0, cy1), (cx1, cy0, w, cy1)]
-    pieces: list[tuple[Image.Image, int, int]] = []
-    copies: list[tuple[Image.Image, int, int]] = []
-    for bx0, by0, bx1, by1 in bands:
-        if bx1 <= bx0 or by1 <= by0:
-            continue
-        band = patch.crop((bx0, by0, bx1, by1))
-        regions = cut(band if one_colour else band.getchannel("A"))
-        pieces.extend((band.crop(r), bx0 + r[0], by0 + r[1]) for r in regions.partial)
-        for r in regions.full:
-            if one_colour:
-                fills.append((bx0 + r[0], by0 + r[1], bx0 + r[2], by0 + r[3]))
-            else:
-                copies.append((band.crop(r).convert("RGB"), bx0 + r[0], by0 + r[1]))
-    return Stamp(tuple(pieces), tuple(copies), tuple(fills))
-
-
-_small_stamp = lru_cache(maxsize=STAMP_CACHE)(_new_stamp)
-_big_stamp = lru_cache(maxsize=BIG_STAMP_CACHE)(_new_stamp)
-
-
-@lru_cache(maxsize=STAMP_CACHE)
-def _text_stamp(
-    text: str, size: int, bold: bool, anchor: str, stroke: int, phase: tuple[int, int],
-    factor: int,
-) -> tuple[Stamp, int, int]:
-    """The one-colour stamp of `text` (filled stroke included), and where it goes.
-
-    The text is anchored at a device point `phase` pixels past a picture pixel's corner;
-    the mask's top-left corner is returned relative to that picture pixel.
-    """
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
-    x0 = (phase[0] + math.floor(left)) // factor - 1
-    y0 = (phase[1] + math.floor(top)) // factor - 1
-    x1 = -(-(phase[0] + math.ceil(right)) // factor) + 1
-    y1 = -(-(phase[1] + math.ceil(bottom)) // factor) + 1
-    patch = Image.new("L", ((x1 - x0) * factor, (y1 - y0) * factor), 0)
-    ImageDraw.Draw(patch).text((phase[0] - x0 * factor, phase[1] - y0 * factor), text,
-                               fill=255, font=face, anchor=anchor, stroke_width=stroke,
-                               stroke_fill=255 if stroke else None)
-    # Not cut into tiles (see `renderers.tiles`): a text's box is mostly its letters' own,
-    # and the texts that change from one board to the next would pay for cutting each time.
-    return Stamp(((patch.reduce(factor) if factor > 1 else patch, 0, 0),), (), ()), x0, y0
-
-
-@lru_cache(maxsize=STAMP_CACHE)
-def _text_length(text: str, size: int, bold: bool) -> float:
-    """The advance width of `text` in device pixels (measuring is slow, names recur)."""
-    return font(size, bold).getlength(text)
-
-
-def _fill_colour(fill: Colour | None) -> Colour:
-    """The colour of a stamp's fills: only shapes drawn with a colour have fills."""
-    if fill is None:
-        raise ValueError("a stamp with fills needs its fill colour")
-    return fill
-
-
-@lru_cache(maxsize=256)
-def _rgb(colour: Colour) -> tuple[int, int, int]:
-    return ImageColor.getrgb(colour)[:3]
 
 
 class Canvas:
@@ -634,7 +207,7 @@ class Canvas:
         return (self._v(box[0]), self._v(box[1]), self._v(box[2]), self._v(box[3]))
 
     # -- stamping
-    def _draw(self, shape: _Shape, reach: int = 0) -> None:
+    def _draw(self, shape: Shape, reach: int = 0) -> None:
         """Stamp `shape`, given in absolute device pixels; it spreads `reach` past them."""
         factor = self.scale // self.resolution
         xs, ys = shape.coords[0::2], shape.coords[1::2]
@@ -645,16 +218,16 @@ class Canvas:
         y1 = (max(ys) + reach) // factor + 2
         dx, dy = x0 * factor, y0 * factor
         relative = tuple(v - (dy if i % 2 else dx) for i, v in enumerate(shape.coords))
-        key = _Shape(shape.kind, relative, shape.fill, shape.outline, shape.width, shape.radius)
+        key = Shape(shape.kind, relative, shape.fill, shape.outline, shape.width, shape.radius)
         one_colour = shape.outline is None or shape.fill is None or shape.outline == shape.fill
         if one_colour:
             # A one-colour stamp does not depend on the colour: cache it without.
-            key = _Shape(key.kind, relative, "" if shape.fill else None,
+            key = Shape(key.kind, relative, "" if shape.fill else None,
                          "" if shape.outline else None, shape.width, shape.radius)
         ink = shape.fill or shape.outline
         if ink is None:
             return
-        stamp = _stamp(key, (x1 - x0, y1 - y0), factor)
+        stamp = shape_stamp(key, (x1 - x0, y1 - y0), factor)
         self._paste_stamp(stamp, ink if one_colour else None, shape.fill or ink, x0, y0)
 
     def paste_stamp(self, stamp: Stamp, x: int, y: int) -> None:
@@ -670,12 +243,12 @@ class Canvas:
             # `Image.paste` makes first cost more than pasting a small piece (the canvas's
             # image is always writable, and the core clips what falls outside it).
             core = self.image.im
-            colour = None if ink is None else _rgb(ink)
+            colour = None if ink is None else rgb(ink)
             for piece, (px0, py0, px1, py1) in stamp.pasted:
                 core.paste(piece if colour is None else colour,
                            (x0 + px0, y0 + py0, x0 + px1, y0 + py1), piece)
             if stamp.fills:
-                solid = _rgb(_fill_colour(fill))
+                solid = rgb(fill_colour(fill))
                 for fx0, fy0, fx1, fy1 in stamp.fills:
                     core.paste(solid, (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
             for patch, x, y in stamp.copies:
@@ -685,12 +258,12 @@ class Canvas:
         # darken the edges.
         for patch, x, y in stamp.pieces:
             if ink is not None:
-                coloured = Image.new("RGBA", patch.size, _rgb(ink))
+                coloured = Image.new("RGBA", patch.size, rgb(ink))
                 coloured.putalpha(patch)
                 patch = coloured
             self._composite(patch, x0 + x, y0 + y)
         for fx0, fy0, fx1, fy1 in stamp.fills:
-            self.image.im.paste((*_rgb(_fill_colour(fill)), 255),
+            self.image.im.paste((*rgb(fill_colour(fill)), 255),
                                 (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
         for patch, x, y in stamp.copies:
             self.image.paste(patch, (x0 + x, y0 + y))
@@ -716,9 +289,9 @@ class Canvas:
         """A (rounded when `radius` > 0) rectangle; the outline is drawn inside `box`."""
         w = self._v(width) if outline else 0
         if radius > 0:
-            self._draw(_Shape("rounded", self._b(box), fill, outline, w, self._v(radius)))
+            self._draw(Shape("rounded", self._b(box), fill, outline, w, self._v(radius)))
         else:
-            self._draw(_Shape("rect", self._b(box), fill, outline, w))
+            self._draw(Shape("rect", self._b(box), fill, outline, w))
 
     def circle(
         self,
@@ -731,12 +304,12 @@ class Canvas:
         """A disc; the outline is drawn inside the radius."""
         x, y = centre
         box = self._b((x - radius, y - radius, x + radius, y + radius))
-        self._draw(_Shape("ellipse", box, fill, outline, self._v(width) if outline else 0))
+        self._draw(Shape("ellipse", box, fill, outline, self._v(width) if outline else 0))
 
     def polygon(self, points: Sequence[Point], fill: Colour, outline: Colour | None = None) -> None:
         """A filled polygon."""
         coords = tuple(v for p in points for v in self._p(p))
-        self._draw(_Shape("polygon", coords, fill, outline))
+        self._draw(Shape("polygon", coords, fill, outline))
 
     def line(
         self, points: Sequence[Point], fill: Colour, width: float, round_caps: bool = True
@@ -750,7 +323,7 @@ class Canvas:
             for x, y in (points[0], points[-1]):
                 coords += self._b((x - r, y - r, x + r, y + r))
         w = self._v(width)
-        self._draw(_Shape("line", tuple(coords), fill, None, w, len(points)), w // 2 + 2)
+        self._draw(Shape("line", tuple(coords), fill, None, w, len(points)), w // 2 + 2)
 
     def dashed_line(
         self,
@@ -813,7 +386,7 @@ class Canvas:
         """Text at `xy` with a Pillow anchor ("la" top-left, "mm" centre, "lm", "rm"…)."""
         device_size = self._v(size)
         px, py = self._p(xy)
-        if _RECORDS.get() is not None:
+        if is_recording():
             x0, y0, x1, y1 = font(device_size, bold).getbbox(text, anchor=anchor)
             box = ((px + x0) / self.scale, (py + y0) / self.scale,
                    (px + x1) / self.scale, (py + y1) / self.scale)
@@ -826,15 +399,14 @@ class Canvas:
         # As Pillow does: the filled stroke in its colour first, then the text over it.
         layers = [(stroke, self._v(stroke_width))] if stroke and stroke_width else []
         for ink, width in [*layers, (fill, 0)]:
-            stamp, x, y = _text_stamp(text, device_size, bold, anchor, width,
+            stamp, x, y = text_stamp(text, device_size, bold, anchor, width,
                                       (phase_x, phase_y), factor)
             self._paste_stamp(stamp, ink, ink, cell_x + x, cell_y + y)
 
     def note(self, kind: str, what: str, size: float, box: Box) -> None:
         """Record a text or a marker drawn by other means, while `recording()` is on."""
-        records = _RECORDS.get()
-        if records is not None:
-            records.append(Drawn(kind, what, size, box, self.width))
+        if is_recording():
+            note_drawn(Drawn(kind, what, size, box, self.width))
 
     def marker(self, what: str, box: Box) -> None:
         """Record a marker (a dot, a ring, a badge…) covering `box`, for the size check."""
@@ -858,7 +430,7 @@ class Canvas:
 
     def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
         """Width of `text` in logical pixels."""
-        return _text_length(text, self._v(size), bold) / self.scale
+        return text_length(text, self._v(size), bold) / self.scale
 
     def fitting_size(
         self, text: str, size: float, max_width: float, *, bold: bool = False
@@ -956,9 +528,7 @@ class Canvas:
     def to_png(self, palette: Callable[[], Image.Image] | None = None) -> bytes:
         """The picture as PNG bytes, in the game's `palette` if it suits (see `encode_png`)."""
         picture = self.image if self.resolution == 1 else self.to_image()
-        references = _REFERENCES.get()
-        if references is not None:  # a reference picture: the palette is being chosen
-            references.append(picture.copy())
+        if kept_as_reference(picture):  # the game's palette is being chosen from it
             return b""
         return encode_png(picture, palette() if palette is not None else None)
 
@@ -968,165 +538,6 @@ def _shorter(name: str) -> str:
     bare = name[:-1] if name.endswith("…") else name
     return bare[:-1].rstrip() + "…"
 
-
-PALETTE_COLOURS = 256
-"""Colours kept when encoding: the boards are flat colours and their anti-aliased edges."""
-
-PALETTE_SAMPLING = 3
-"""A palette is chosen from one pixel in 3 × 3: a ninth of the work, as good a palette."""
-
-PALETTE_CHECK_SAMPLING = 6
-"""Whether a game's palette suits a picture is checked on one pixel in 6 × 6: the share of
-pixels off is as well estimated on a board's 20,000 such pixels, for a third of the time."""
-
-PALETTE_TOLERANCE = 32
-"""How far (on a channel) a pixel may be from its palette colour before it counts as off."""
-
-PALETTE_MISFIT = 0.0002
-"""The share of sampled pixels that may be off before a game's palette is not used."""
-
-REFERENCE_NAMES = ("Zoé Quint", "yann", "Ines Ortega", "Ulf", "Wanda Vex")
-"""Players of the reference pictures a game's palette is chosen from."""
-
-_REFERENCES: ContextVar[list[Image.Image] | None] = ContextVar("_REFERENCES", default=None)
-_WARM = threading.local()
-
-
-def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
-    """PNG bytes of `image`, quickly compressed: encoding time matters more than a few KB.
-
-    An RGB picture is first reduced to a palette (no dithering): a third of the bytes to
-    compress, so it encodes in about half the time and weighs about 40 % as much, and no one
-    tells the colours apart (a channel is off by less than 1 on average). That is `palette`
-    (a game's, see `reference_palette`) when it suits the picture, else one chosen from a
-    sample of its pixels (fast octree).
-    """
-    if image.mode == "RGB":
-        image = _to_palette(image, palette)
-    if image.mode == "P" and "transparency" not in image.info:
-        return palette_png(image)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
-
-
-def _to_palette(image: Image.Image, reference: Image.Image | None) -> Image.Image:
-    """`image` in `reference`'s colours if they suit it, else in a palette of its own."""
-    if reference is not None:
-        indexed = image.quantize(palette=_warm_copy(reference), dither=Image.Dither.NONE)
-        # The same pixels of the picture and of the mapped one: how far their colours are.
-        checked = _sample(image, PALETTE_CHECK_SAMPLING)
-        mapped = _sample(indexed, PALETTE_CHECK_SAMPLING).convert("RGB")
-        histogram = ImageChops.difference(checked, mapped).histogram()
-        off = sum(sum(histogram[band * 256 + PALETTE_TOLERANCE + 1:(band + 1) * 256])
-                  for band in range(3))
-        if off <= PALETTE_MISFIT * checked.width * checked.height:
-            return indexed
-    # A colour the game's palette lacks (or no such palette): the picture's own palette.
-    own = _sample(image, PALETTE_SAMPLING).quantize(
-        PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return image.quantize(palette=own, dither=Image.Dither.NONE)
-
-
-def _sample(image: Image.Image, step: int) -> Image.Image:
-    """One pixel of `image` in `step` × `step`."""
-    size = (max(1, image.width // step), max(1, image.height // step))
-    return image.resize(size, Image.Resampling.NEAREST)
-
-
-def _warm_copy(palette: Image.Image) -> Image.Image:
-    """This thread's own copy of `palette`, kept: Pillow caches colour lookups in it.
-
-    Mapping a picture to a palette that has mapped pictures before is two to three times
-    as fast; each thread has its copy because Pillow fills that cache without a lock.
-    """
-    copies: dict[int, Image.Image] = _WARM.__dict__.setdefault("copies", {})
-    copy = copies.get(id(palette))
-    if copy is None:
-        copy = Image.new("P", (1, 1))
-        copy.putpalette(palette.getpalette() or [])
-        copies[id(palette)] = copy
-    return copy
-
-
-_PALETTES: dict[str, Image.Image] = {}
-"""Each game's palette, once chosen here or handed over (see `adopt_palettes`), by game id."""
-
-
-def chosen_palettes() -> dict[str, bytes]:
-    """The games' palettes chosen so far, as RGB bytes: what `adopt_palettes` takes."""
-    return {game: bytes(palette.getpalette("RGB") or b"") for game, palette in _PALETTES.items()}
-
-
-def adopt_palettes(palettes: Mapping[str, bytes]) -> None:
-    """Use palettes another process chose (see `chosen_palettes`) instead of choosing them
-    again: choosing them all takes most of a second, and they come out the same."""
-    for game, colours in palettes.items():
-        palette = Image.new("P", (1, 1))
-        palette.putpalette(colours, "RGB")
-        _PALETTES.setdefault(game, palette)
-
-
-def reference_palette(
-    render: Callable[..., bytes],
-    game: Game[Any],
-    players: Sequence[int],
-    plies: Sequence[int],
-) -> Image.Image:
-    """A game's palette, chosen once from pictures of reference games (seeded random play),
-    or the one another process chose (see `adopt_palettes`).
-
-    Start, middle and end positions, with their last moves and as previews: the colours the
-    game's boards are made of. A picture with a colour they lack gets its own palette. The
-    references are drawn in English whatever the language of the moment, so a picture's bytes
-    never depend on the language of the first picture a process drew.
-    """
-    known = _PALETTES.get(game.id)
-    if known is not None:
-        return known
-    pictures: list[Image.Image] = []
-    token = _REFERENCES.set(pictures)
-    unrecorded = _RECORDS.set(None)  # the reference games are not the picture being checked
-    try:
-        with use_language(Language.EN):
-            for count in players:
-                names = REFERENCE_NAMES[:count]
-                for seed, moves in enumerate(plies):
-                    state, last = seeded_position(game, count, moves, seed)
-                    view = state.view(None)
-                    render(view, last, names=names)
-                    if last is not None:
-                        render(view, last, preview=True, names=names)
-    finally:
-        _RECORDS.reset(unrecorded)
-        _REFERENCES.reset(token)
-    samples = [_sample(picture, PALETTE_SAMPLING) for picture in pictures]
-    sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
-    top = 0
-    for sample in samples:
-        sheet.paste(sample, (0, top))
-        top += sample.height
-    chosen = sheet.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return _PALETTES.setdefault(game.id, chosen)
-
-
-def seeded_position(game: Game[Any], players: int, moves: int, seed: int,
-                    options: dict[str, Any] | None = None) -> tuple[Any, str | None]:
-    """The state after `moves` random player moves (seeded; chance drawn too, on to a
-    player's turn), and the last move: a reproducible position to draw."""
-    state = game.new_state(players, options)
-    rng = random.Random(seed)
-    last = None
-    while not state.is_over() and (moves > 0 or state.current_player == CHANCE):
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
-        move = rng.choice(state.legal_moves())
-        state.apply(move)
-        last = str(move)
-        moves -= 1
-    return state, last
 
 
 def _unit(a: Point, b: Point) -> Point:

@@ -25,22 +25,17 @@ from renderers.common import (
     TEXT,
     WHITE,
     WIN,
-    Box,
     Canvas,
-    Phrase,
-    Stamp,
     StatusChip,
     draw_footer,
     draw_piece,
     draw_status_bar,
-    font,
-    initials,
-    picture_stamp,
-    player_name,
-    reference_palette,
-    result_headline,
     seat_colour,
 )
+from renderers.encoding import reference_palette
+from renderers.stamps import Stamp, font, picture_stamp
+from renderers.units import Box
+from renderers.words import Phrase, initials, player_name, result_headline
 
 WIDTH, HEIGHT = 800, 1060
 HEADER: Box = (0.0, 0.0, float(WIDTH), 128.0)

@@ -31,16 +31,13 @@ from renderers.common import (
     TEXT,
     WHITE,
     Canvas,
-    Colour,
-    Phrase,
-    Point,
     SeatColour,
     draw_pill,
-    initials,
     label_size,
-    player_name,
-    reference_palette,
 )
+from renderers.encoding import reference_palette
+from renderers.units import Colour, Point
+from renderers.words import Phrase, initials, player_name
 
 WIDTH, HEIGHT = 800, 1110
 HEADER = (0.0, 0.0, float(WIDTH), 112.0)

@@ -23,20 +23,16 @@ from renderers.common import (
     WIN,
     BoardGeometry,
     Canvas,
-    Colour,
-    Phrase,
-    Point,
     StatusChip,
     draw_coordinates,
     draw_pill,
     draw_status_bar,
-    initials,
     inset,
-    player_name,
-    reference_palette,
-    result_headline,
     seat_colour,
 )
+from renderers.encoding import reference_palette
+from renderers.units import Colour, Point
+from renderers.words import Phrase, initials, player_name, result_headline
 
 WIDTH, HEIGHT = 800, 1010
 HEADER = (0.0, 0.0, float(WIDTH), 128.0)

@@ -28,27 +28,22 @@ from renderers.common import (
     TEXT,
     WHITE,
     WIN,
-    Box,
     Canvas,
-    Drawn,
-    Phrase,
-    Stamp,
     StatusChip,
     box_centre,
     draw_footer,
     draw_piece,
     draw_pill,
     draw_status_bar,
-    initials,
     inset,
     label_size,
-    picture_stamp,
-    player_name,
-    recording,
-    reference_palette,
-    result_headline,
     seat_colour,
 )
+from renderers.encoding import reference_palette
+from renderers.recording import Drawn, recording
+from renderers.stamps import Stamp, picture_stamp
+from renderers.units import Box
+from renderers.words import Phrase, initials, player_name, result_headline
 
 WIDTH = 800
 HEADER_H = 128.0

@@ -25,8 +25,6 @@ from renderers.common import (
     WIN,
     BoardGeometry,
     Canvas,
-    Phrase,
-    Point,
     SeatColour,
     StatusChip,
     draw_coordinates,
@@ -34,13 +32,12 @@ from renderers.common import (
     draw_piece,
     draw_pill,
     draw_status_bar,
-    initials,
     inset,
-    player_name,
-    reference_palette,
-    result_headline,
     seat_colour,
 )
+from renderers.encoding import reference_palette
+from renderers.units import Point
+from renderers.words import Phrase, initials, player_name, result_headline
 
 WIDTH, HEIGHT = 800, 900
 HEADER = (0.0, 0.0, float(WIDTH), 128.0)

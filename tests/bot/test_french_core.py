@@ -23,8 +23,8 @@ from bot.publisher import Post, Problem, PublishFailed, permission_names
 from bot.sessions import ALL_PLAYERS, SessionManager, why_no_board
 from engines import GAMES, EndReason, Result
 from i18n import Language, use_language
-from renderers.common import Phrase, player_name, result_headline
-from renderers.common import plural as drawn_plural
+from renderers.words import Phrase, player_name, result_headline
+from renderers.words import plural as drawn_plural
 from storage import Database, MoveKind, NewMove, Seat
 from tests.bot.fakes import ALICE, BOB, CAROL, NOW, FakePublisher, new_game
 

@@ -15,7 +15,7 @@ from simcord.builders import UserHandle
 from bot.client import Ludotheque
 from bot.sessions import GameSession
 from engines.qawale import parse_notation
-from renderers.common import encode_png
+from renderers.encoding import encode_png
 
 TINY_PNG = encode_png(Image.new("RGB", (1, 1)))
 """A stand-in board picture, for tests about who plays rather than how boards look."""

@@ -7,17 +7,9 @@ import io
 from PIL import Image
 
 from engines.grid import Cell
-from renderers.common import (
-    BoardGeometry,
-    Canvas,
-    Phrase,
-    _dash_pieces,
-    draw_piece,
-    player_name,
-    recording,
-    result_headline,
-    seat_colour,
-)
+from renderers.common import BoardGeometry, Canvas, _dash_pieces, draw_piece, seat_colour
+from renderers.recording import recording
+from renderers.words import Phrase, player_name, result_headline
 
 
 def test_grid_geometry_puts_a1_bottom_left_on_a_15_by_15_board() -> None:

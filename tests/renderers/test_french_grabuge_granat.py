@@ -12,7 +12,9 @@ import pytest
 
 from engines import GAMES
 from renderers import render
-from renderers.common import Box, Drawn, recording, seeded_position
+from renderers.encoding import seeded_position
+from renderers.recording import Drawn, recording
+from renderers.units import Box
 
 NAMES = ("Zoé", "Yann")
 """Short names: any ellipsis would then come from the sentence itself."""

@@ -11,7 +11,7 @@ import pytest
 
 from engines import CHANCE, GAMES
 from renderers import render
-from renderers.common import Box, Drawn, recording, seeded_position
+from renderers.encoding import seeded_position
 from renderers.kraut_ruben import (
     BAG_H,
     BAG_TOP,
@@ -28,6 +28,8 @@ from renderers.kraut_ruben import (
     _panel_box,
     height_for,
 )
+from renderers.recording import Drawn, recording
+from renderers.units import Box
 
 NAMES = ("Zoé", "Yann", "Inès", "Ulf", "Wanda")
 """Short names: only the narrowest places (five players' chips) cut them, as in English;

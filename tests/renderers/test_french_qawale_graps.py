@@ -11,7 +11,8 @@ import pytest
 
 from engines import GAMES
 from renderers import render
-from renderers.common import Drawn, recording, seeded_position
+from renderers.encoding import seeded_position
+from renderers.recording import Drawn, recording
 from tests.renderers.test_readability import _overlap, _width_height
 
 NAMES = ("Zoé Quint", "Yann Ortega")

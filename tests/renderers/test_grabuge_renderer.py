@@ -13,8 +13,8 @@ from PIL import Image
 from engines import CHANCE, GAMES
 from engines.grabuge import GrabugeState, card_label
 from renderers import render
-from renderers.common import recording
 from renderers.grabuge import CARD_W, HEIGHT, MAX_FANNED, RED, WIDTH, folded
+from renderers.recording import recording
 from tests.renderers.pixels import image as _image
 
 GRABUGE = GAMES["grabuge"]

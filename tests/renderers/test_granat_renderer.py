@@ -11,7 +11,6 @@ from PIL import Image
 from engines import GAMES
 from engines.granat import MoveKind
 from renderers import render
-from renderers.common import recording
 from renderers.granat import (
     BLUE,
     FOOTER,
@@ -23,6 +22,7 @@ from renderers.granat import (
     cell_centre,
     must_capture,
 )
+from renderers.recording import recording
 from tests.renderers.pixels import close
 from tests.renderers.pixels import pixel as _pixel
 from tests.renderers.pixels import rgb as _rgb

@@ -9,8 +9,8 @@ from PIL import Image
 
 from engines import CHANCE, GAMES
 from renderers import render
-from renderers.common import recording
 from renderers.kraut_ruben import BAG_H, BAG_TOP, WIDTH, height_for
+from renderers.recording import recording
 
 
 def played(players: int, steps: int, seed: int = 3):

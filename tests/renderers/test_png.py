@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from renderers.common import encode_png
+from renderers.encoding import encode_png
 from renderers.png import palette_png
 
 

@@ -12,18 +12,11 @@ import pytest
 
 from engines import GAMES
 from renderers import render
-from renderers.common import (
-    MIN_PHONE_PX,
-    PHONE_WIDTH,
-    Box,
-    Canvas,
-    Drawn,
-    Phrase,
-    initials,
-    plural,
-    recording,
-    seeded_position,
-)
+from renderers.common import Canvas
+from renderers.encoding import seeded_position
+from renderers.recording import Drawn, recording
+from renderers.units import MIN_PHONE_PX, PHONE_WIDTH, Box
+from renderers.words import Phrase, initials, plural
 
 BEFORE_DOUBLE = ["i1>e3", "c13-d12", "e3-h6", "i15>g15", "a1>a3", "g15>i15", "a3-f8",
                  "a15>a13", "c3-d4"]

@@ -10,15 +10,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engines import GAMES
 from renderers import render
-from renderers.common import (
-    BACKGROUND,
-    PANEL,
-    Canvas,
-    encode_png,
-    font,
-    picture_stamp,
-    seeded_position,
-)
+from renderers.common import BACKGROUND, PANEL, Canvas
+from renderers.encoding import encode_png, seeded_position
+from renderers.stamps import font, picture_stamp
 
 Draw = Callable[[ImageDraw.ImageDraw], None]
 

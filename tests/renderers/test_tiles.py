@@ -7,7 +7,7 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from renderers.common import font
+from renderers.stamps import font
 from renderers.tiles import Cut, cut
 
 INK = (200, 16, 46)

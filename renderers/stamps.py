@@ -275,5 +275,6 @@ def fill_colour(fill: Colour | None) -> Colour:
 
 @lru_cache(maxsize=256)
 def rgb(colour: Colour) -> tuple[int, int, int]:
+    """`colour` as its red, green and blue levels (cached: the same few colours recur)."""
     return ImageColor.getrgb(colour)[:3]
 

@@ -100,7 +100,10 @@ def test_unreadable_highlight_is_ignored_rather_than_failing() -> None:
 
 
 def test_path_running_off_the_board_still_renders() -> None:
-    _image(render(_view(MIDGAME), "d2:EEN", preview=True))
+    view = _view(MIDGAME)
+    preview = _image(render(view, "d2:EEN", preview=True))
+    assert preview.size == _image(render(view)).size
+    assert render(view, "d2:EEN", preview=True) != render(view), "the path is drawn"
 
 
 def test_winning_line_is_drawn_across_the_four_cells() -> None:

@@ -12,8 +12,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,30 +37,45 @@ DESCRIPTION = "Moves per second the bot sustains, and how long a board takes (be
 
 
 class LoopbackDiscord:
-    """A publisher that does what discord.py does with a message, then waits one round trip."""
+    """A publisher that does what discord.py does with a message, then waits one round trip.
+
+    `calls` counts the bot-token calls (Discord's global limit of 50 requests/s applies to
+    them); `webhook_calls` the answers made through an interaction (`LoopbackClick`), which
+    that limit does not count.
+    """
 
     def __init__(self, rtt: float) -> None:
         self.rtt = rtt
         self.next_id = 10**17
         self.calls = 0
+        self.webhook_calls = 0
 
-    async def _send(self, post: Post) -> None:
-        self.calls += 1
-        payload: dict[str, Any] = {"content": post.content}
-        if post.embed is not None:
-            payload["embeds"] = [post.embed.to_dict()]
-        if post.view is not None:
-            payload["components"] = post.view.to_components()
-        for file in post.files:
+    async def send(self, content: str | None = None, embed: discord.Embed | None = None,
+                   view: discord.ui.View | None = None, files: Sequence[discord.File] = (),
+                   *, webhook: bool = False) -> int:
+        """Serialise a message as discord.py does, wait a round trip; the message's id."""
+        if webhook:
+            self.webhook_calls += 1
+        else:
+            self.calls += 1
+        payload: dict[str, Any] = {"content": content}
+        if embed is not None:
+            payload["embeds"] = [embed.to_dict()]
+        if view is not None:
+            payload["components"] = view.to_components()
+        for file in files:
             file.fp.read()
             file.reset()
         discord.utils._to_json(payload)
         await asyncio.sleep(self.rtt)
-
-    async def post(self, channel_id: int, post: Post) -> int:
-        await self._send(post)
         self.next_id += 1
         return self.next_id
+
+    async def _send(self, post: Post) -> int:
+        return await self.send(post.content, post.embed, post.view, post.files)
+
+    async def post(self, channel_id: int, post: Post) -> int:
+        return await self._send(post)
 
     async def edit(self, channel_id: int, message_id: int, post: Post) -> None:
         await self._send(post)
@@ -74,6 +91,45 @@ class LoopbackDiscord:
 
     async def close_thread(self, channel_id: int) -> None:
         await self._send(Post())
+
+
+def _given(value: Any) -> Any:
+    """discord.py's MISSING (an argument not given) as None."""
+    return None if value is discord.utils.MISSING else value
+
+
+class LoopbackClick:
+    """A player's click on a game's current board, as discord.py hands the bot an
+    interaction already answered: the bot shows the move through it (the new board as a
+    followup, the clicked board edited), as `bot.publisher.InteractionPublisher` does."""
+
+    def __init__(self, session: GameSession) -> None:
+        discord_ = session.publisher
+        assert isinstance(discord_, LoopbackDiscord)
+        self._discord = discord_
+        record = session.record
+        self.channel_id = record.channel_id
+        self.message = (SimpleNamespace(id=record.board_message_id)
+                        if record.board_message_id is not None else None)
+        self.response = SimpleNamespace(is_done=lambda: True)
+        self.followup = SimpleNamespace(send=self._followup)
+
+    def is_expired(self) -> bool:
+        """A click is answered within seconds: never."""
+        return False
+
+    async def _followup(self, *, content: Any = None, files: Sequence[discord.File] = (),
+                        embed: Any = None, view: Any = None, **_: Any) -> SimpleNamespace:
+        message_id = await self._discord.send(_given(content), _given(embed), _given(view),
+                                              files, webhook=True)
+        return SimpleNamespace(id=message_id)
+
+    async def edit_original_response(self, *, content: Any = None, embed: Any = None,
+                                     view: Any = None, attachments: Any = (),
+                                     **_: Any) -> None:
+        """Edit the clicked message through the interaction's webhook."""
+        await self._discord.send(_given(content), _given(embed), _given(view),
+                                 _given(attachments) or (), webhook=True)
 
 
 def cpu_seconds(pids: list[int]) -> dict[int, float]:
@@ -147,7 +203,9 @@ async def one_move(session: GameSession, rng: random.Random) -> bool:
     assert seat is not None
     move = rng.choice(session.state.legal_moves())
     try:
-        await session.play(session.record.user_at(seat), str(move))
+        # As a click on the board: through its interaction, bound to the board's ply.
+        await session.play(session.record.user_at(seat), str(move), expected_ply=session.ply,
+                           interaction=LoopbackClick(session))  # type: ignore[arg-type]
     except (Refusal, IllegalMove):
         return False
     return True
@@ -211,10 +269,13 @@ async def main_async(args: argparse.Namespace) -> None:
               f"processes, started as the load needs them), Discord round trip "
               f"{args.rtt:.0f} ms")
         for rate in (float(r) for r in args.rates.split(",")):
-            calls = publisher.calls
+            calls, webhook_calls = publisher.calls, publisher.webhook_calls
             await run_rate(sessions, live, db, rate, args.seconds, rng, painter)
-            per_move = (publisher.calls - calls) / (rate * args.seconds)
-            print(f"          REST calls per move: {per_move:.1f}; {memory(painter)}")
+            moves = rate * args.seconds
+            print(f"          REST calls per move: {(publisher.calls - calls) / moves:.2f} "
+                  "with the bot token (rate-limited), "
+                  f"{(publisher.webhook_calls - webhook_calls) / moves:.2f} through the "
+                  f"click's interaction; {memory(painter)}")
         if args.rest:  # a quiet spell after the bursts: one move a second
             await run_rate(sessions, live, db, 1.0, args.rest, rng, painter)
             print(f"          after {args.rest:.0f} s at 1 move/s: {memory(painter)}")

@@ -1,4 +1,5 @@
-"""`python -m bot`: read `.env`, check the settings and the database, then run the bot.
+"""`python -m bot`: read `.env`, check the settings and the database, then run the bot until
+Ctrl-C or SIGTERM closes it.
 
 Whatever stops a start (no token, a malformed or refused token, an unusable database) ends
 the process at once with one readable line and a non-zero exit code, never a hang.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import signal
 import sys
 
 import discord
@@ -40,6 +42,17 @@ async def check_database(url: str) -> None:
     await database.close()
 
 
+async def serve(bot: discord.Client, token: str) -> None:
+    """Run the bot until it is closed. SIGTERM (`docker stop`, systemd) closes it as Ctrl-C
+    does: the moves in progress finish, then the database and the gateway close, instead of
+    the process dying mid-move."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []  # held: a task nobody references may be collected
+    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+    async with bot:
+        await bot.start(token)
+
+
 def main() -> int:
     """Run the bot until it is stopped; exit non-zero at once when it cannot start."""
     load_dotenv()
@@ -57,8 +70,11 @@ def main() -> int:
     except StorageError as error:
         return fail(f"Ludothèque cannot start: {error}")
     bot = create_bot(settings)
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     try:
-        bot.run(settings.token, log_level=getattr(logging, settings.log_level, logging.INFO))
+        asyncio.run(serve(bot, settings.token))
+    except KeyboardInterrupt:  # Ctrl-C: asyncio.run closed the bot on its way out
+        return 0
     except discord.LoginFailure:
         return fail(BAD_TOKEN)
     except StorageError as error:  # the database broke between the check and the start

@@ -38,6 +38,10 @@ from storage import Database
 
 log = logging.getLogger(__name__)
 
+DRAIN_SECONDS = 5.0
+"""How long closing waits for the moves in progress to be stored and shown: well within the
+10 s `docker stop` gives a process before it kills it."""
+
 REQUIRED_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
     create_public_threads=True, embed_links=True, attach_files=True, read_message_history=True,
@@ -202,8 +206,14 @@ class Ludotheque(commands.AutoShardedBot):
         await self.records.catch_up()
 
     async def close(self) -> None:
-        """Stop timers and close the database before disconnecting."""
+        """Let the moves in progress finish (up to `DRAIN_SECONDS`), stop timers and close the
+        database, then disconnect. Closing twice closes once."""
         if self._started:
+            self._started = False
+            busy = await self.sessions.drain(DRAIN_SECONDS)
+            if busy:
+                log.warning("closing with %d game(s) still busy: the next start shows their "
+                            "boards", busy)
             self.challenges.cancel_timers()
             self.timers.close()
             self.sessions.close()

@@ -849,6 +849,9 @@ IDLE_SESSION_SECONDS = 600.0
 """A session nobody used for this long is let go too: most live games wait minutes to days
 between moves, a held session costs about 9 KiB, and loading it again takes one read."""
 
+DRAIN_POLL_SECONDS = 0.02
+"""How often a closing bot looks whether the actions in progress have finished."""
+
 
 class SessionManager:
     """Loads sessions from storage on demand and keeps the recently used ones (one lock per
@@ -980,6 +983,17 @@ class SessionManager:
                 session.mend_later()
             session.schedule_ai()  # an AI to move before the stop plays now
         return len(records)
+
+    async def drain(self, within: float) -> int:
+        """Wait up to `within` seconds for the actions in progress (a move being stored and
+        shown) to finish, as the bot closes; how many games were still busy at the end."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while busy := sum(session.lock.locked() for session in self._sessions.values()):
+            if loop.time() >= deadline:
+                return busy
+            await asyncio.sleep(DRAIN_POLL_SECONDS)
+        return 0
 
     def close(self) -> None:
         """Stop pending board retries (the next start reconciles the boards)."""

@@ -22,6 +22,12 @@ TOKEN = "MTA4NjEyMzQ1Njc4OTAxMjM0NQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789A
 """The shape of a bot token (not a real one)."""
 
 
+@pytest.fixture(autouse=True)
+def no_log_handlers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`main` sets up discord.py's logging; here it must not add handlers to this process."""
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)
+
+
 def test_defaults_use_sqlite_under_data() -> None:
     settings = Settings.from_env({})
     assert settings.token is None
@@ -91,14 +97,20 @@ def test_main_without_a_token_explains_how_to_get_one(
 def test_main_with_a_token_runs_the_bot_at_the_configured_log_level(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    runs: list[tuple[str, int]] = []
+    starts: list[str] = []
+    levels: list[int] = []
+
+    async def start(self: Ludotheque, token: str, *, reconnect: bool = True) -> None:
+        starts.append(token)
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("LOG_LEVEL", "warning")
-    monkeypatch.setattr(Ludotheque, "run",
-                        lambda self, token, log_level: runs.append((token, log_level)))
+    monkeypatch.setattr(Ludotheque, "start", start)
+    monkeypatch.setattr(discord.utils, "setup_logging",
+                        lambda *, level: levels.append(level))
     assert main() == 0
-    assert runs == [(TOKEN, logging.WARNING)]
+    assert starts == [TOKEN] and levels == [logging.WARNING]
 
 
 def test_main_refuses_a_malformed_token_in_one_line(
@@ -113,12 +125,12 @@ def test_main_refuses_a_malformed_token_in_one_line(
 def test_main_says_when_discord_refuses_the_token(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def refuse(self: Ludotheque, token: str, log_level: int) -> None:
+    async def refuse(self: Ludotheque, token: str, *, reconnect: bool = True) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setattr(Ludotheque, "run", refuse)
+    monkeypatch.setattr(Ludotheque, "start", refuse)
     assert main() == 1
     assert "Discord refused the token" in capsys.readouterr().err
 
@@ -130,7 +142,7 @@ def test_main_refuses_an_unusable_database_before_connecting(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_URL", "sqlite:///notes.db")
-    monkeypatch.setattr(Ludotheque, "run", lambda *args, **kwargs: pytest.fail("connected"))
+    monkeypatch.setattr(Ludotheque, "start", lambda *args, **kwargs: pytest.fail("connected"))
     assert main() == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("Ludothèque cannot start:") and "\n" not in err

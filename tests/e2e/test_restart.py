@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from bot.client import create_bot
 from bot.config import Settings
 from storage import ChallengeStatus, GameStatus
@@ -9,8 +12,10 @@ from tests.e2e.helpers import (
     actor_for,
     bot_of,
     challenge_and_accept,
+    compose,
     latest_board,
     play_with_components,
+    unsettled,
 )
 from tests.e2e.test_qawale_game import WINNING_GAME
 
@@ -74,3 +79,31 @@ async def test_a_pending_challenge_still_expires_after_a_restart(env, world, dat
     await restart(env, database_url)
     await env.advance_time(301)
     assert (await bot_of(env).db.get_challenge(1)).status is ChallengeStatus.EXPIRED
+
+
+async def test_closing_the_bot_lets_a_move_in_progress_post_its_board_first(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    composer = await compose(mover, latest_board(thread), WINNING_GAME[0])
+    bot = bot_of(env)
+    # The board is held in the painter, so the stop comes while the move is being shown.
+    painting, release = asyncio.Event(), asyncio.Event()
+    paint = bot.sessions.painter.paint
+
+    async def slow_paint(*args: Any, **kwargs: Any) -> bytes:
+        painting.set()
+        await release.wait()
+        return await paint(*args, **kwargs)
+    bot.sessions.painter.paint = slow_paint  # type: ignore[method-assign]
+    with unsettled(env):  # the click is sent; the bot is not waited for
+        await mover.click(composer, label="Confirm")
+    await asyncio.wait_for(painting.wait(), timeout=10)
+
+    closing = asyncio.ensure_future(bot.close())  # SIGTERM or Ctrl-C
+    await asyncio.sleep(0.05)
+    assert not closing.done(), "the bot waits for the move in progress"
+    release.set()
+    await asyncio.wait_for(closing, timeout=10)
+
+    board = latest_board(thread)
+    assert "move 1" in (board.embeds[0].footer.text or ""), "its board was posted before closing"

@@ -13,9 +13,9 @@ random game by the player to move, made as a click on its board (the bot answers
 the click's interaction, as it does on Discord), and the script reports the board latency
 (move received to board posted) p50/p95/p99, the moves done per second, the REST calls per
 move (with the bot token, which Discord rate-limits, and through the interaction), the CPU
-per move of the bot's process and of its render workers, and their memory. With `--rest`, a quiet spell of one move
-a second follows, and the memory is reported again (an extra render worker stops after two
-idle minutes). No assertions.
+per move of the bot's process and of its render workers, and their memory. With `--rest`,
+a quiet spell of one move a second follows, and the memory is reported again (an extra
+render worker stops after two idle minutes). No assertions.
 """
 
 import sys

@@ -12,7 +12,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.games.base import Turn
 from bot.publisher import Post
+from bot.sessions import GameSession, SessionManager
 from storage import Database
 from tests.bot.fakes import ALICE, FakePublisher, manager, new_game
 from tests.waiting import eventually
@@ -37,13 +39,20 @@ class HeldPublisher(FakePublisher):
         return await super().post(channel_id, post)
 
 
-async def test_closing_waits_for_a_move_being_shown_to_be_posted(db: Database) -> None:
+async def move_being_shown(db: Database) -> tuple[
+        SessionManager, GameSession, HeldPublisher, asyncio.Task[Turn]]:
+    """A new game whose first move is stored and its board on its way to Discord, held."""
     publisher = HeldPublisher()
     sessions = manager(db, publisher)
     session = await sessions.start(await new_game(db))
     publisher.held = True
     move = asyncio.create_task(session.play(ALICE, FIRST_MOVE))
     await eventually(lambda: publisher.waiting == 1, "the new board is being posted")
+    return sessions, session, publisher, move
+
+
+async def test_closing_waits_for_a_move_being_shown_to_be_posted(db: Database) -> None:
+    sessions, session, publisher, move = await move_being_shown(db)
 
     draining = asyncio.create_task(sessions.drain(within=5))
     await asyncio.sleep(0.05)
@@ -57,12 +66,7 @@ async def test_closing_waits_for_a_move_being_shown_to_be_posted(db: Database) -
 
 
 async def test_closing_gives_up_on_a_move_stuck_past_the_limit(db: Database) -> None:
-    publisher = HeldPublisher()
-    sessions = manager(db, publisher)
-    session = await sessions.start(await new_game(db))
-    publisher.held = True
-    move = asyncio.create_task(session.play(ALICE, FIRST_MOVE))
-    await eventually(lambda: publisher.waiting == 1, "the new board is being posted")
+    sessions, session, _, move = await move_being_shown(db)
 
     assert await sessions.drain(within=0.1) == 1, "one game still busy"
 

@@ -113,6 +113,18 @@ def test_main_with_a_token_runs_the_bot_at_the_configured_log_level(
     assert starts == [TOKEN] and levels == [logging.WARNING]
 
 
+def test_ctrl_c_stops_the_bot_with_a_clean_exit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    async def interrupted(self: Ludotheque, token: str, *, reconnect: bool = True) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setattr(Ludotheque, "start", interrupted)
+    assert main() == 0
+
+
 def test_main_refuses_a_malformed_token_in_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -70,7 +70,10 @@ def main() -> int:
     except StorageError as error:
         return fail(f"Ludothèque cannot start: {error}")
     bot = create_bot(settings)
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    # On the root logger: LOG_LEVEL applies to the bot's own lines (ready, games resumed,
+    # failures) as much as to discord.py's.
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO),
+                                root=True)
     try:
         asyncio.run(serve(bot, settings.token))
     except KeyboardInterrupt:  # Ctrl-C: asyncio.run closed the bot on its way out

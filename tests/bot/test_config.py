@@ -108,7 +108,7 @@ def test_main_with_a_token_runs_the_bot_at_the_configured_log_level(
     monkeypatch.setenv("LOG_LEVEL", "warning")
     monkeypatch.setattr(Ludotheque, "start", start)
     monkeypatch.setattr(discord.utils, "setup_logging",
-                        lambda *, level: levels.append(level))
+                        lambda *, level, root: levels.append(level) if root else None)
     assert main() == 0
     assert starts == [TOKEN] and levels == [logging.WARNING]
 

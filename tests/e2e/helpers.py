@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +20,21 @@ from renderers.encoding import encode_png
 
 TINY_PNG = encode_png(Image.new("RGB", (1, 1)))
 """A stand-in board picture, for tests about who plays rather than how boards look."""
+
+
+def hold_boards(bot: Ludotheque) -> tuple[asyncio.Event, asyncio.Event]:
+    """From now on, `bot` paints a board only once the second event is set; the first is set
+    when a board is waiting. A move is then stored with its board not yet posted: where a
+    stop hurts most."""
+    painting, release = asyncio.Event(), asyncio.Event()
+    paint = bot.sessions.painter.paint
+
+    async def held_paint(*args: Any, **kwargs: Any) -> bytes:
+        painting.set()
+        await release.wait()
+        return await paint(*args, **kwargs)
+    bot.sessions.painter.paint = held_paint  # type: ignore[method-assign]
+    return painting, release
 
 
 def bot_of(env: simcord.Env) -> Ludotheque:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from bot.client import create_bot
 from bot.config import Settings
@@ -13,6 +12,7 @@ from tests.e2e.helpers import (
     bot_of,
     challenge_and_accept,
     compose,
+    hold_boards,
     latest_board,
     play_with_components,
     unsettled,
@@ -87,14 +87,7 @@ async def test_closing_the_bot_lets_a_move_in_progress_post_its_board_first(env,
     composer = await compose(mover, latest_board(thread), WINNING_GAME[0])
     bot = bot_of(env)
     # The board is held in the painter, so the stop comes while the move is being shown.
-    painting, release = asyncio.Event(), asyncio.Event()
-    paint = bot.sessions.painter.paint
-
-    async def slow_paint(*args: Any, **kwargs: Any) -> bytes:
-        painting.set()
-        await release.wait()
-        return await paint(*args, **kwargs)
-    bot.sessions.painter.paint = slow_paint  # type: ignore[method-assign]
+    painting, release = hold_boards(bot)
     with unsettled(env):  # the click is sent; the bot is not waited for
         await mover.click(composer, label="Confirm")
     await asyncio.wait_for(painting.wait(), timeout=10)

@@ -27,6 +27,7 @@ from tests.e2e.helpers import (
     bot_of,
     challenge_and_accept,
     compose,
+    hold_boards,
     latest_board,
     play_with_components,
     said,
@@ -210,13 +211,7 @@ def test_two_shard_processes_play_at_once_and_a_killed_one_resumes_its_games(
             mover = actor_for(session, table.alice, table.bob)
             composer = await compose(mover, latest_board(table.channel.threads[-1]),
                                      WINNING_GAME[3])
-            painting = asyncio.Event()
-
-            async def paint_until_killed(*args: Any, **kwargs: Any) -> bytes:
-                painting.set()
-                await asyncio.Event().wait()  # never set: the process dies first
-                raise AssertionError("the board was painted")
-            first.bot.sessions.painter.paint = paint_until_killed  # type: ignore[method-assign]
+            painting, _ = hold_boards(first.bot)  # never released: the process dies first
             assert first.env is not None
             with unsettled(first.env):  # the click is sent; the bot is not waited for
                 await mover.click(composer, label="Confirm")

@@ -27,7 +27,7 @@ from bench.loopback import LoopbackDiscord, new_game, one_move
 from bot.games import GAME_UIS
 from bot.painter import ThreadPainter
 from bot.ratings import rate_game
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from storage import Database
 from tests.postgres_server import fresh_database, postgres_server
 

@@ -30,7 +30,7 @@ from bench.loopback import LoopbackDiscord
 from bot.games import GAME_UIS
 from bot.painter import ThreadPainter
 from bot.ratings import rate_game
-from bot.sessions import IDLE_SESSION_SECONDS, SESSION_CAPACITY, SessionManager
+from bot.session_manager import IDLE_SESSION_SECONDS, SESSION_CAPACITY, SessionManager
 from engines import GAMES
 from storage import Database
 

@@ -36,7 +36,7 @@ from bot.painter import ThreadPainter
 from bot.publisher import Post
 from bot.records import RecordsService
 from bot.replies import on_app_command_error, on_component_error
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from engines import GAMES
 from storage import Database, Seat
 

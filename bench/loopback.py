@@ -27,7 +27,8 @@ from bot.games import GAME_UIS
 from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.publisher import Post
 from bot.ratings import rate_game
-from bot.sessions import GameSession, SessionManager
+from bot.session_manager import SessionManager
+from bot.sessions import GameSession
 from engines import GAMES, IllegalMove
 from storage import Database, Seat
 

@@ -11,7 +11,8 @@ import discord
 from bot.ai_players import is_ai
 from bot.components import GameButton
 from bot.games.base import GameUI, Table, describe_options
-from bot.publisher import Post
+from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
+from engines import GAMES
 from i18n import _
 from storage import MoveKind, MoveRecord, NewMove
 
@@ -112,3 +113,29 @@ def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -
     view.add_item(GameButton(table.id, table.ply, "keep_waiting", label=_("Keep waiting"),
                              style=discord.ButtonStyle.secondary, emoji="⏳"))
     return Post(content=content, view=view, mentions=discord.AllowedMentions(users=True))
+
+
+def game_title(game_id: str, names: Sequence[str]) -> str:
+    """`Qawale · Alice vs Bob` (at most 100 characters, Discord's limit for a thread name)."""
+    title = f"{GAMES[game_id].name} · {' vs '.join(names)}"
+    return title if len(title) <= 100 else title[:99] + "…"
+
+
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A jump link to a message."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def why_no_board(failure: PublishFailed, where: str) -> str:
+    """Why a board could not be posted, and what happens next (a clause, lower case), in the
+    current language."""
+    if failure.problem is Problem.MISSING_PERMISSIONS:
+        needed = permission_names(failure.missing) or permission_names(POST_PERMISSIONS)
+        return _("I cannot post the board in {where}: I need the {needed} permission there. "
+                 "Ask a moderator; the board appears as soon as I can post it.").format(
+                     where=where, needed=needed)
+    if failure.problem is Problem.ARCHIVED:
+        return _("{where} is archived or locked, so I cannot post the board. Ask a moderator "
+                 "to reopen it; the board appears then.").format(where=where)
+    return _("Discord did not take the board. I will post it again shortly; `/board` shows "
+             "it too.")

@@ -21,7 +21,8 @@ from bot.ai_players import (
     is_ai,
     level_of,
 )
-from bot.clock import DEFAULT_CLOCK, Clock, clock_spec
+from bot.board import game_title
+from bot.clock import DEFAULT_CLOCK, Clock, clock_spec, utcnow
 from bot.components import ChallengeButton, LobbyButton
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import GameUI, describe_options
@@ -29,7 +30,7 @@ from bot.languages import Languages
 from bot.publisher import Post, Publisher, PublishFailed
 from bot.replay import and_join
 from bot.replies import Interaction
-from bot.sessions import SessionManager, game_title, utcnow
+from bot.session_manager import SessionManager
 from engines import GAMES
 from i18n import N_, Language, _, ngettext, use_language
 from storage import (

@@ -31,7 +31,7 @@ from bot.ratings import rate_game
 from bot.records import RecordsService
 from bot.replies import Interaction, on_app_command_error, speak_to, tell
 from bot.router import Router
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from bot.timers import TimerLoop
 from i18n import DEFAULT_LANGUAGE, language_of, translate
 from storage import Database

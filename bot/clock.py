@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+import discord
+
 from i18n import N_, _
 from storage import NewTimer, TimerEvent
 
@@ -77,3 +79,8 @@ def turn_timers(clock: str, ply: int, seat: int,
                                seat))
     timers.append(NewTimer(TimerEvent.TIMEOUT, deadline, ply, seat))
     return deadline, timers
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware; discord.py's clock, which tests can drive."""
+    return discord.utils.utcnow()

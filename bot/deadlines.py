@@ -8,7 +8,8 @@ import logging
 import discord
 
 from bot.publisher import Post, Problem, Publisher, PublishFailed
-from bot.sessions import GameSession, SessionManager
+from bot.session_manager import SessionManager
+from bot.sessions import GameSession
 from bot.timers import Action
 from i18n import N_, _, use_language
 from storage import Database, GameStatus, Timer, TimerEvent

@@ -21,7 +21,8 @@ from bot.games.common import require_player, resign_prompt
 from bot.guide import games_embed, rules_embed
 from bot.records import RecordsService
 from bot.replies import Interaction
-from bot.sessions import GameSession, SessionManager
+from bot.session_manager import SessionManager
+from bot.sessions import GameSession
 from i18n import _, use_language
 from storage import MoveKind
 

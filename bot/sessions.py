@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -29,23 +26,30 @@ from bot.ai_players import (
     level_of,
     shown_name,
 )
-from bot.board import board_post, draw_board, last_shown_move, timeout_choice_post
-from bot.clock import turn_timers
+from bot.automatic import automatic_steps
+from bot.board import (
+    board_post,
+    draw_board,
+    game_title,
+    last_shown_move,
+    message_link,
+    timeout_choice_post,
+    why_no_board,
+)
+from bot.clock import turn_timers, utcnow
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn, names_text
 from bot.languages import Languages
 from bot.painter import Painter, ThreadPainter
 from bot.publisher import (
-    POST_PERMISSIONS,
     InteractionPublisher,
     Post,
     Problem,
     Publisher,
     PublishFailed,
-    permission_names,
 )
 from bot.replies import stored_move
-from engines import CHANCE, GAMES, EndReason, GameState, Result
+from engines import GAMES, EndReason, GameState, Result
 from i18n import N_, Language, _, use_language
 from storage import (
     Database,
@@ -66,9 +70,6 @@ MEND_DELAYS = (10.0, 30.0, 120.0, 600.0)
 THINKING_NOTICE_AFTER = 1.0
 """Seconds of AI thinking after which the thread shows that it is typing."""
 
-MAX_AUTOMATIC_STEPS = 10_000
-"""Chance outcomes and forced moves applied in a row before giving up (a safety net)."""
-
 STAND_IN_LEVEL = DEFAULT_LEVEL
 """The AI level that takes the seat of a player who left or ran out of time."""
 
@@ -78,81 +79,9 @@ ALL_PLAYERS = N_("all its players")
 AnyState = GameState[Any, Any]
 
 
-def utcnow() -> datetime:
-    """The current time, timezone-aware; discord.py's clock, which tests can drive."""
-    return discord.utils.utcnow()
-
-
-def chance_rng(seed: int, ply: int) -> random.Random:
-    """The RNG for the random event at `ply`: one per ply, so a replay needs only the seed."""
-    return random.Random(f"{seed}:{ply}")
-
-
-def sample_outcome(state: AnyState, rng: random.Random) -> Any:
-    """Draw a chance outcome with its engine-given probability."""
-    outcomes = state.chance_outcomes()
-    return rng.choices([o for o, _p in outcomes], weights=[p for _o, p in outcomes])[0]
-
-
-def automatic_steps(work: AnyState, record: GameRecord, ply: int,
-                    ui: GameUI[Any] | None = None) -> list[NewMove]:
-    """Play chance outcomes (drawn from the game's seed), forced moves and moves whose choice
-    cannot matter (`GameUI.obvious_move`) until a real choice.
-
-    The outcome at each ply comes from `chance_rng(seed, ply)`, so the same seed and the same
-    player moves always give the same game: a replay needs only the log, or the seed.
-    """
-    moves: list[NewMove] = []
-    for _step in range(MAX_AUTOMATIC_STEPS):
-        if work.is_over():
-            return moves
-        player = work.current_player
-        if player == CHANCE:
-            outcome = sample_outcome(work, chance_rng(record.rng_seed, ply + len(moves)))
-            work.apply(outcome)
-            moves.append(NewMove(None, None, MoveKind.CHANCE, str(outcome)))
-            continue
-        legal = work.legal_moves()
-        if player is None:
-            return moves
-        obvious = str(legal[0]) if len(legal) == 1 else (
-            ui.obvious_move(work) if ui is not None else None)
-        if obvious is None:
-            return moves
-        applied = work.apply(obvious)
-        moves.append(NewMove(player, record.user_at(player), MoveKind.FORCED, str(applied)))
-    raise RuntimeError(f"game {record.id}: more than {MAX_AUTOMATIC_STEPS} automatic steps")
-
-
 def _earliest(timers: Sequence[NewTimer]) -> datetime | None:
     """When the first of `timers` is due."""
     return min((timer.due_at for timer in timers), default=None)
-
-
-def game_title(game_id: str, names: Sequence[str]) -> str:
-    """`Qawale · Alice vs Bob` (at most 100 characters, Discord's limit for a thread name)."""
-    title = f"{GAMES[game_id].name} · {' vs '.join(names)}"
-    return title if len(title) <= 100 else title[:99] + "…"
-
-
-def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
-    """A jump link to a message."""
-    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
-
-
-def why_no_board(failure: PublishFailed, where: str) -> str:
-    """Why a board could not be posted, and what happens next (a clause, lower case), in the
-    current language."""
-    if failure.problem is Problem.MISSING_PERMISSIONS:
-        needed = permission_names(failure.missing) or permission_names(POST_PERMISSIONS)
-        return _("I cannot post the board in {where}: I need the {needed} permission there. "
-                 "Ask a moderator; the board appears as soon as I can post it.").format(
-                     where=where, needed=needed)
-    if failure.problem is Problem.ARCHIVED:
-        return _("{where} is archived or locked, so I cannot post the board. Ask a moderator "
-                 "to reopen it; the board appears then.").format(where=where)
-    return _("Discord did not take the board. I will post it again shortly; `/board` shows "
-             "it too.")
 
 
 class GameSession:
@@ -839,164 +768,3 @@ class GameSession:
             await (via or self.publisher).remove_components(self._record.channel_id, message_id)
         except PublishFailed:
             log.info("game %s: could not retire board message %s", self.id, message_id)
-
-
-SESSION_CAPACITY = 1000
-"""Sessions kept in memory; past it, the least recently used idle ones are let go (their
-games stay in storage and load again at the next click)."""
-
-IDLE_SESSION_SECONDS = 600.0
-"""A session nobody used for this long is let go too: most live games wait minutes to days
-between moves, a held session costs about 9 KiB, and loading it again takes one read."""
-
-DRAIN_POLL_SECONDS = 0.02
-"""How often a closing bot looks whether the actions in progress have finished."""
-
-
-class SessionManager:
-    """Loads sessions from storage on demand and keeps the recently used ones (one lock per
-    game in memory; a ply-guarded write stops a second one anyway)."""
-
-    def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]],
-                 publisher: Publisher, thinker: Thinker | None = None, *,
-                 painter: Painter | None = None,
-                 languages: Languages | None = None,
-                 archive_after: timedelta | None = None,
-                 capacity: int = SESSION_CAPACITY,
-                 idle_after: float = IDLE_SESSION_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.db = db
-        self.uis = uis
-        self.publisher = publisher
-        self.thinker = thinker
-        self.painter = painter or ThreadPainter()
-        self.languages = languages or Languages(db)
-        self.archive_after = archive_after
-        self.timers_changed: Callable[[datetime | None], None] = lambda _: None
-        """Wakes the timer loop (set by the bot once the loop exists)."""
-        self.capacity = capacity
-        self.idle_after = idle_after
-        self._clock = clock
-        self._sessions: OrderedDict[int, GameSession] = OrderedDict()
-        """Game id → session, the least recently used first."""
-        self._used: dict[int, float] = {}
-        """Game id → when its session was last used (`clock` seconds)."""
-        self._by_channel: dict[int, int] = {}
-        """Channel → the game running there, for the sessions in memory (no read per /move)."""
-        self._loading = asyncio.Lock()
-
-    async def get(self, game_id: int) -> GameSession | None:
-        """The session of this game, loaded from storage if needed."""
-        session = self._sessions.get(game_id)
-        if session is not None:
-            self._touch(game_id)
-            return session
-        async with self._loading:  # two first clicks must not build two sessions (two locks)
-            session = self._sessions.get(game_id)
-            if session is None:
-                record = await self.db.get_game(game_id)
-                if record is None:
-                    return None
-                session = self._adopt(record)
-        return session
-
-    async def in_channel(self, channel_id: int) -> GameSession | None:
-        """The session of the game running in this channel or thread."""
-        known = self._sessions.get(self._by_channel.get(channel_id, 0))
-        if known is not None and not known.is_over:
-            self._touch(known.id)
-            return known
-        record = await self.db.running_game_in(channel_id)
-        return await self.get(record.id) if record else None
-
-    def _adopt(self, record: GameRecord) -> GameSession:
-        session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
-                              ui=self.uis[record.game], publisher=self.publisher,
-                              thinker=self.thinker, painter=self.painter,
-                              languages=self.languages, archive_after=self.archive_after,
-                              timers_changed=lambda due: self.timers_changed(due))
-        self._sessions[record.id] = session
-        if record.status is GameStatus.RUNNING:
-            self._by_channel[record.channel_id] = record.id
-        self._touch(record.id)
-        return session
-
-    def _touch(self, game_id: int) -> None:
-        """The session was just used: it goes last in line; the ones left idle go."""
-        self._sessions.move_to_end(game_id)
-        self._used[game_id] = self._clock()
-        self._evict()
-
-    def _evict(self) -> None:
-        """Let go the idle sessions unused for `idle_after` seconds, and the least recently
-        used idle ones while there are more than `capacity`."""
-        unused_since = self._clock() - self.idle_after
-        leaving: list[int] = []
-        for game_id, session in self._sessions.items():  # the least recently used first
-            recent = self._used.get(game_id, unused_since) > unused_since
-            if recent and len(self._sessions) - len(leaving) <= self.capacity:
-                break  # the rest were used since: they stay
-            if session.idle:
-                leaving.append(game_id)
-        for game_id in leaving:
-            self._let_go(game_id)
-
-    def _let_go(self, game_id: int) -> None:
-        session = self._sessions.pop(game_id)
-        self._used.pop(game_id, None)
-        if self._by_channel.get(session.record.channel_id) == game_id:
-            del self._by_channel[session.record.channel_id]
-
-    def __len__(self) -> int:
-        """Sessions in memory."""
-        return len(self._sessions)
-
-    def __contains__(self, game_id: object) -> bool:
-        """True when the game's session is in memory."""
-        return game_id in self._sessions
-
-    async def start(self, record: GameRecord) -> GameSession:
-        """Open a new game's session, play its automatic first steps and post its board."""
-        session = self._adopt(record)
-        await session.start_clock()  # before the board, which shows the deadline
-        if await session.advance() is None:
-            if not await session.mend_board():
-                session.mend_later()
-            session.schedule_ai()
-        return session
-
-    async def resume_all(self, owns: Callable[[int | None], bool] = lambda guild_id: True
-                         ) -> int:
-        """After a start: play any automatic step left pending, post every board that is
-        behind the stored position (a crash between a move's store and its board), start
-        clocks and let the AI move. Only the games that need one of these are loaded; the
-        others load at their next click."""
-        records = [record for record in await self.db.games_to_resume()
-                   if owns(record.guild_id)]  # another process runs the other shards
-        for record in records:
-            session = await self.get(record.id)
-            if session is None:
-                continue
-            await session.start_clock()
-            if await session.advance() is None and session.board_behind \
-                    and not await session.mend_board():
-                session.mend_later()
-            session.schedule_ai()  # an AI to move before the stop plays now
-        return len(records)
-
-    async def drain(self, within: float) -> int:
-        """Wait up to `within` seconds for the actions in progress (a move being stored and
-        shown) to finish, as the bot closes; how many games were still busy at the end."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while busy := sum(session.lock.locked() for session in self._sessions.values()):
-            if loop.time() >= deadline:
-                return busy
-            await asyncio.sleep(DRAIN_POLL_SECONDS)
-        return 0
-
-    def close(self) -> None:
-        """Stop pending board retries (the next start reconciles the boards)."""
-        for session in self._sessions.values():
-            session.stop_mending()
-            session.stop_ai()

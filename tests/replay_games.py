@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
-from bot.sessions import automatic_steps
+from bot.automatic import automatic_steps
 from engines import GAMES
 from storage import GameRecord, GameStatus, MoveKind, MoveRecord, NewMove, Seat
 

@@ -13,7 +13,8 @@ from bot.errors import GameOver, NoGameHere, Refusal
 from bot.games.common import played_text, require_player, resign_prompt
 from bot.replay import and_join
 from bot.replies import Interaction
-from bot.sessions import GameSession, SessionManager
+from bot.session_manager import SessionManager
+from bot.sessions import GameSession
 from i18n import N_, _, ngettext, use_language
 
 log = logging.getLogger(__name__)

@@ -34,9 +34,10 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.games.base"},
     {"bot.games.common"},
     {"bot.games.*"},  # each game's controls: bot/games/<game>.py
-    {"bot.games", "bot.board"},
+    {"bot.games", "bot.board", "bot.automatic"},
     {"bot.guide"},
     {"bot.sessions"},
+    {"bot.session_manager"},
     {"bot.challenges", "bot.records", "bot.deadlines"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.games import GAME_UIS
 from bot.publisher import Post, Problem, PublishFailed
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from engines import GAMES
 from storage import Database, GameRecord, Seat
 

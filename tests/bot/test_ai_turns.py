@@ -15,7 +15,7 @@ import pytest
 import ai
 from bot.ai_players import ProcessThinker, ai_name, ai_seed, ai_user_id
 from bot.games import GAME_UIS
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from engines import GAMES
 from storage import Database, GameStatus, Seat
 from tests.bot.fakes import ALICE, FakePublisher

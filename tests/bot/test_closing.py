@@ -14,7 +14,8 @@ from pathlib import Path
 
 from bot.games.base import Turn
 from bot.publisher import Post
-from bot.sessions import GameSession, SessionManager
+from bot.session_manager import SessionManager
+from bot.sessions import GameSession
 from storage import Database
 from tests.bot.fakes import ALICE, FakePublisher, manager, new_game
 from tests.waiting import eventually

@@ -12,7 +12,7 @@ import pytest
 from bot.copy_database import main
 from bot.games import GAME_UIS
 from bot.ratings import rate_game
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from storage import GLOBAL_SCOPE, Database
 from tests.bot.fakes import ALICE, BOB, FakePublisher, new_game
 from tests.postgres_server import fresh_database

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from engines import GAMES
 from storage import Database, GameStatus, MoveKind
 from tests.bot.fakes import FakePublisher, manager, new_game

@@ -11,7 +11,7 @@ import pytest
 from bot.deadlines import DeadlineService
 from bot.errors import Refusal
 from bot.publisher import Problem, PublishFailed
-from bot.sessions import SessionManager
+from bot.session_manager import SessionManager
 from engines import GAMES
 from storage import Database, GameStatus, Seat, Timer, TimerEvent
 from tests.bot.fakes import ALICE, BOB, FakePublisher, manager

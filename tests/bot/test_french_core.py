@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai_players import ai_display_name, ai_name, ai_user_id, shown_name
+from bot.board import why_no_board
 from bot.clock import CLOCKS, Clock
 from bot.errors import NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAME_UIS
@@ -20,7 +21,8 @@ from bot.games.base import (
 from bot.games.common import small_number
 from bot.languages import Languages
 from bot.publisher import Post, Problem, PublishFailed, permission_names
-from bot.sessions import ALL_PLAYERS, SessionManager, why_no_board
+from bot.session_manager import SessionManager
+from bot.sessions import ALL_PLAYERS
 from engines import GAMES, EndReason, Result
 from i18n import Language, use_language
 from renderers.words import Phrase, player_name, result_headline

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.board import game_title
 from bot.cogs.options import command_options
 from bot.games import GAME_UIS
 from bot.games.base import (
@@ -18,7 +19,6 @@ from bot.games.base import (
     players_text,
     plural,
 )
-from bot.sessions import game_title
 from engines import GAMES, EndReason, GameState, Result
 from engines.base import choice_option
 from storage import GameRecord, MoveKind, NewMove

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.sessions import utcnow
+from bot.clock import utcnow
 from bot.timers import TimerLoop
 from storage import Database, NewTimer, TimerEvent
 from tests.bot.fakes import ALICE, BOB, FakePublisher, manager, new_game

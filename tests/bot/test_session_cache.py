@@ -10,7 +10,7 @@ import pytest
 from bot.ai_players import ai_user_id
 from bot.challenges import ChallengeService
 from bot.games import GAME_UIS
-from bot.sessions import IDLE_SESSION_SECONDS, SessionManager
+from bot.session_manager import IDLE_SESSION_SECONDS, SessionManager
 from engines import GAMES
 from storage import ChallengeStatus, Database, Seat
 from tests.bot.fakes import ALICE, BOB, NOW, FakePublisher, manager, new_game

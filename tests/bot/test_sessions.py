@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.sessions import automatic_steps, chance_rng, game_title
+from bot.automatic import automatic_steps, chance_rng
+from bot.board import game_title
 from engines import CHANCE, GAMES
 from storage import GameRecord, GameStatus, MoveKind, Seat
 

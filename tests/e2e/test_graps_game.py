@@ -6,7 +6,8 @@ from functools import lru_cache
 
 import discord
 
-from bot.sessions import GameSession, chance_rng, sample_outcome
+from bot.automatic import chance_rng, sample_outcome
+from bot.sessions import GameSession
 from engines import CHANCE, GAMES
 from engines.graps import GrapsState
 from storage import GameStatus, MoveKind, NewMove

@@ -27,7 +27,7 @@ from bot.components import ChallengeButton, LobbyButton
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import GameUI, describe_options
 from bot.languages import Languages
-from bot.publisher import Post, Publisher, PublishFailed
+from bot.publisher import Post, Publisher, PublishFailed, permission_name, permission_names
 from bot.replay import and_join
 from bot.replies import Interaction
 from bot.session_manager import SessionManager
@@ -118,22 +118,6 @@ def clock_name(clock: str) -> str:
         known = ", ".join(c.value for c in Clock)
         raise Refusal(_("There is no clock {clock}: choose one of {known}.").format(
             clock=repr(clock[:20]), known=known)) from None
-
-
-CREATE_THREADS = N_("Create Public Threads")
-PERMISSION_NAMES = {
-    "send_messages": N_("Send Messages"),
-    "embed_links": N_("Embed Links"),
-    "attach_files": N_("Attach Files"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "create_public_threads": CREATE_THREADS,
-}
-"""Permissions as Discord's settings name them."""
-
-
-def _permission_names(names: list[str]) -> str:
-    return ", ".join(_(PERMISSION_NAMES[name]) if name in PERMISSION_NAMES
-                     else name.replace("_", " ").title() for name in names)
 
 
 class ChallengeService:
@@ -298,8 +282,8 @@ class ChallengeService:
                 "I cannot run a game in {channel}: I need the {permissions} permissions "
                 "there. Ask a moderator to grant them ({threads} too, so each game gets its "
                 "own thread), or challenge in another channel.", len(missing)).format(
-                    channel=channel.mention, permissions=_permission_names(missing),
-                    threads=_(CREATE_THREADS)))
+                    channel=channel.mention, permissions=permission_names(tuple(missing)),
+                    threads=permission_name("create_public_threads")))
         running = await self.db.running_game_in(channel.id)
         if running is not None:
             raise Refusal(_(

@@ -68,7 +68,7 @@ PERMISSION_NAMES: dict[str, str] = {
     "manage_threads": N_("Manage Threads"),
     "read_message_history": N_("Read Message History"),
     "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages In Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
     "use_external_emojis": N_("Use External Emojis"),
     "view_channel": N_("View Channel"),
 }
@@ -82,7 +82,7 @@ def permission_name(name: str) -> str:
 
 
 def permission_names(names: tuple[str, ...]) -> str:
-    """`Send Messages In Threads, Attach Files`, in the current language."""
+    """`Send Messages in Threads, Attach Files`, in the current language."""
     return ", ".join(permission_name(name) for name in names)
 
 

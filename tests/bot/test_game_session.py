@@ -254,7 +254,7 @@ async def test_a_missing_permission_is_named_to_the_player(
     publisher.fail_posts, publisher.post_problem = True, Problem.MISSING_PERMISSIONS
     turn = await session.play(ALICE, FIRST_MOVE)
     assert turn.note is not None
-    assert "Your move stands" in turn.note and "Send Messages In Threads" in turn.note
+    assert "Your move stands" in turn.note and "Send Messages in Threads" in turn.note
     session.stop_mending()
 
 

@@ -34,7 +34,7 @@ def test_each_discord_failure_is_classified(error: discord.HTTPException,
 
 def test_permissions_are_named_as_discord_shows_them() -> None:
     assert permission_names(("send_messages_in_threads", "attach_files")) == (
-        "Send Messages In Threads, Attach Files")
+        "Send Messages in Threads, Attach Files")
 
 
 class FakeInteraction:

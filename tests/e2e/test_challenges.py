@@ -147,7 +147,10 @@ async def test_without_send_permission_a_challenge_is_refused_with_the_missing_p
             send_messages=False, create_public_threads=False)})
     result = await world.alice.slash(channel, "challenge", game="qawale", opponent=world.bob)
     assert result.ephemeral
-    assert "Send Messages" in result.response.content
+    # Discord takes Embed Links and Attach Files away with Send Messages.
+    refusal = result.response.content
+    assert "I need the Send Messages, Embed Links, Attach Files permissions" in refusal
+    assert "(Create Public Threads too" in refusal
 
 
 async def test_game_options_are_shown_on_the_challenge_and_the_first_board(env, world) -> None:

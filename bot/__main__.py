@@ -20,6 +20,8 @@ from bot.client import create_bot
 from bot.config import TOKEN_HELP, Settings
 from storage import Database, StorageError
 
+log = logging.getLogger(__name__)
+
 TOKEN_SHAPE = re.compile(r"[\w-]{20,}\.[\w-]{4,}\.[\w-]{20,}")
 """A bot token: three dot-separated base64 parts (the id, a timestamp, a signature)."""
 
@@ -48,7 +50,11 @@ async def serve(bot: discord.Client, token: str) -> None:
     the process dying mid-move."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []  # held: a task nobody references may be collected
-    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+    try:
+        loop.add_signal_handler(signal.SIGTERM,
+                                lambda: closing.append(loop.create_task(bot.close())))
+    except NotImplementedError:  # Windows' event loops take no signal handler: Ctrl-C only
+        log.info("SIGTERM cannot be handled here: stop the bot with Ctrl-C")
     async with bot:
         await bot.start(token)
 

@@ -12,6 +12,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
+from bot.__main__ import serve
 from bot.games.base import Turn
 from bot.publisher import Post
 from bot.session_manager import SessionManager
@@ -118,3 +121,29 @@ def test_sigterm_closes_the_bot_as_ctrl_c_does() -> None:
         out, err = bot.communicate(timeout=30)
     assert bot.returncode == 0, err
     assert out.split() == ["closing", "left", "ended"]
+
+
+async def test_where_signals_cannot_be_handled_the_bot_still_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows' event loops raise NotImplementedError for a signal handler: the bot starts
+    anyway (Ctrl-C still stops it)."""
+    loop = asyncio.get_running_loop()
+
+    def no_signals(*args: object) -> None:
+        raise NotImplementedError
+
+    monkeypatch.setattr(loop, "add_signal_handler", no_signals)
+    ran: list[str] = []
+
+    class StubBot:
+        async def __aenter__(self) -> StubBot:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            ran.append("left")
+
+        async def start(self, token: str) -> None:
+            ran.append(f"started with {token}")
+
+    await serve(StubBot(), "token")  # type: ignore[arg-type]
+    assert ran == ["started with token", "left"]

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean i18n-extract i18n-update i18n-compile
+.PHONY: run test lint bench backup clean i18n-extract i18n-update i18n-compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP) .env
 	$(BIN)/python -m bot
+
+# A backup of the SQLite database now, while the bot runs or not (README, Backups).
+backup: $(STAMP)
+	$(BIN)/python -m bot.backups
 
 test: $(STAMP)
 	$(BIN)/ruff check .

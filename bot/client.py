@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai_players import ProcessThinker, Thinker, ThreadThinker
+from bot.backups import BackupSchedule, backup_schedule
 from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
@@ -130,6 +131,7 @@ class Ludotheque(commands.AutoShardedBot):
     thinker: Thinker
     painter: Painter
     languages: Languages
+    backups: BackupSchedule | None
     _router: Router
 
     def __init__(self, settings: Settings) -> None:
@@ -158,6 +160,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.challenges, self.records = services.challenges, services.records
         self.deadlines, self.timers = services.deadlines, services.timers
         self._router = Router(self.sessions, self.challenges, self.records)
+        self.backups = backup_schedule(self.settings)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
         await self.add_cog(Lobby(self.challenges))
@@ -200,6 +203,8 @@ class Ludotheque(commands.AutoShardedBot):
         self._resumed = True
         count = await self.sessions.resume_all(owns=self.settings.owns)
         self.timers.start()  # after resuming: a timeout acts on a current board
+        if self.backups is not None:
+            self.backups.start()
         log.info("Ludothèque ready as %s; %d running game(s) resumed", self.user, count)
         # Ratings of games finished before the ratings table existed, in small batches: the
         # bot already answers meanwhile.
@@ -216,6 +221,8 @@ class Ludotheque(commands.AutoShardedBot):
                             "boards", busy)
             self.challenges.cancel_timers()
             self.timers.close()
+            if self.backups is not None:
+                self.backups.close()
             self.sessions.close()
             self.thinker.close()
             self.painter.close()

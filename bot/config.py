@@ -22,6 +22,12 @@ The README explains how to invite the bot to your server."""
 DEFAULT_ARCHIVE_AFTER = timedelta(minutes=15)
 """A finished game's thread stays open this long: time to look at the end and ask a rematch."""
 
+DEFAULT_BACKUP_EVERY = timedelta(hours=24)
+"""How often a running bot backs up its SQLite database unless told otherwise."""
+
+DEFAULT_BACKUPS_KEPT = 7
+"""Backups kept (the newest): a week of daily ones."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -43,6 +49,11 @@ class Settings:
     """Discord shards of the whole bot (over every process)."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs; None: all of them."""
+    backup_every: timedelta | None = None
+    """How often the SQLite database is backed up while the bot runs; None: never (tests)."""
+    backups_kept: int = DEFAULT_BACKUPS_KEPT
+    backup_dir: str | None = None
+    """Where backups go; None: a `backups` folder next to the database file."""
 
     @property
     def shards(self) -> Shards:
@@ -56,7 +67,8 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS,
-        RENDER_WORKERS, ARCHIVE_AFTER_MINUTES, SHARD_COUNT and SHARD_IDS."""
+        RENDER_WORKERS, ARCHIVE_AFTER_MINUTES, SHARD_COUNT, SHARD_IDS, BACKUP_HOURS,
+        BACKUPS_KEPT and BACKUP_DIR."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -73,6 +85,13 @@ class Settings:
                              f"finished threads open), not {archive!r}")
         shard_count, shard_ids = _shards(env.get("SHARD_COUNT", "").strip(),
                                          env.get("SHARD_IDS", "").strip())
+        hours = env.get("BACKUP_HOURS", "").strip()
+        if hours and not hours.isdigit():
+            raise ValueError("BACKUP_HOURS must be a number of hours between two backups (0: "
+                             f"none), not {hours!r}")
+        kept = env.get("BACKUPS_KEPT", "").strip()
+        if kept and (not kept.isdigit() or int(kept) < 1):
+            raise ValueError(f"BACKUPS_KEPT must be a number of backups (1 or more), not {kept!r}")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -86,6 +105,10 @@ class Settings:
             render_workers=int(painters) if painters else os.cpu_count() or 2,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            backup_every=(DEFAULT_BACKUP_EVERY if not hours else
+                          timedelta(hours=int(hours)) if int(hours) else None),
+            backups_kept=int(kept) if kept else DEFAULT_BACKUPS_KEPT,
+            backup_dir=env.get("BACKUP_DIR", "").strip() or None,
         )
 
 

@@ -39,9 +39,11 @@ def test_every_setting_is_read_from_the_environment() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": " abc ", "DATABASE_URL": "sqlite:///x.db",
                                   "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123",
                                   "AI_WORKERS": "3", "ARCHIVE_AFTER_MINUTES": "30",
-                                  "RENDER_WORKERS": "4"})
+                                  "RENDER_WORKERS": "4", "SHARD_COUNT": "2", "SHARD_IDS": "1",
+                                  "BACKUP_HOURS": "12", "BACKUPS_KEPT": "3",
+                                  "BACKUP_DIR": "/backups"})
     assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3, timedelta(minutes=30),
-                                4)
+                                4, 2, (1,), timedelta(hours=12), 3, "/backups")
 
 
 def test_boards_are_drawn_on_every_core_unless_told_otherwise() -> None:

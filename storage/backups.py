@@ -1,0 +1,119 @@
+"""Backups of a SQLite database, taken while the bot runs: consistent copies, checked, kept in
+a folder with the newest few.
+
+SQLite's online backup copies the last committed state through a read transaction: in WAL mode
+the bot keeps writing meanwhile, and a move half-stored never reaches the copy. The copy is
+written under a temporary name, checked (`PRAGMA quick_check`) and only then given its final
+name, so a file with a backup's name is always a whole, sound database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from storage.errors import StorageError, storage_error
+from storage.sqlite import BUSY_TIMEOUT_MS
+
+STAMP_FORMAT = "%Y%m%d-%H%M%S"
+"""A backup's time in its file name (UTC): names sort as times do."""
+
+PARTIAL_SUFFIX = ".part"
+"""A backup being written: not one yet."""
+
+PAGES_PER_STEP = 1024
+"""Pages copied between two looks at the source (4 MiB at SQLite's default page size): a
+write of the bot's that lands meanwhile makes the backup start over rather than wait."""
+
+
+def backup_name(database: Path, taken: datetime) -> str:
+    """`ludotheque-20261127-031500.db` for `ludotheque.db` backed up at 03:15:00 UTC."""
+    return f"{database.stem}-{taken.astimezone(UTC).strftime(STAMP_FORMAT)}{database.suffix}"
+
+
+def taken_at(database: Path, backup: Path) -> datetime | None:
+    """When `backup` (a file named by `backup_name`) was taken; None for another file."""
+    prefix, suffix = f"{database.stem}-", database.suffix
+    name = backup.name
+    if not (name.startswith(prefix) and name.endswith(suffix)):
+        return None
+    try:
+        stamp = datetime.strptime(name[len(prefix):len(name) - len(suffix)], STAMP_FORMAT)
+    except ValueError:
+        return None  # another file that happens to share the prefix
+    return stamp.replace(tzinfo=UTC)
+
+
+def backups_of(database: Path, folder: Path) -> list[Path]:
+    """The finished backups of `database` in `folder`, oldest first."""
+    if not folder.is_dir():
+        return []
+    return sorted((path for path in folder.iterdir() if taken_at(database, path) is not None),
+                  key=lambda path: path.name)
+
+
+def last_backup_time(database: Path, folder: Path) -> datetime | None:
+    """When the newest backup of `database` in `folder` was taken (UTC), if any."""
+    backups = backups_of(database, folder)
+    return taken_at(database, backups[-1]) if backups else None
+
+
+def back_up(database: Path, folder: Path, *, taken: datetime, keep: int) -> Path:
+    """Copy `database` (in use or not) into `folder` as of now, check the copy, then delete
+    all but the newest `keep` backups; the new backup's path. Blocking: run it in a thread.
+
+    Raises StorageError (the database cannot be read, the folder cannot be written, the
+    copy is not sound); no partial file is left behind.
+    """
+    if not database.is_file():
+        raise StorageError(f"there is no database at {database} to back up")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create the backup folder {folder} ({exc.strerror}): "
+                           "create it, or set BACKUP_DIR to a writable place") from exc
+    final = folder / backup_name(database, taken)
+    partial = final.with_name(final.name + PARTIAL_SUFFIX)
+    for stale in folder.glob(f"{database.stem}-*{PARTIAL_SUFFIX}"):
+        stale.unlink(missing_ok=True)  # a backup cut off by a stop
+    try:
+        _copy(database, partial)
+        partial.replace(final)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    for old in backups_of(database, folder)[:-keep] if keep > 0 else []:
+        old.unlink(missing_ok=True)
+    return final
+
+
+def _copy(database: Path, target: Path) -> None:
+    """A checked copy of `database` at `target`."""
+    try:
+        source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise _failed(database, exc) from exc
+    try:
+        source.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        with contextlib.closing(sqlite3.connect(target)) as copy:
+            source.backup(copy, pages=PAGES_PER_STEP)
+            found = [str(row[0]) for row in copy.execute("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise StorageError(f"the backup of {database} is not sound (PRAGMA "
+                                   f"quick_check: {'; '.join(found)[:160]}): the database "
+                                   "itself may be damaged")
+            # Keep the copy a single file: a reader opening it must not need a -wal file.
+            copy.execute("PRAGMA journal_mode = DELETE").fetchall()
+    except sqlite3.Error as exc:
+        raise _failed(database, exc) from exc
+    finally:
+        source.close()
+
+
+def _failed(database: Path, exc: sqlite3.Error) -> StorageError:
+    """Why a backup of `database` failed, in the storage layer's words."""
+    error = storage_error(exc)
+    reason = str(error) if error is not None else str(exc)
+    return StorageError(f"cannot back up {database}: {reason}")

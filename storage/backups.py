@@ -23,11 +23,6 @@ STAMP_FORMAT = "%Y%m%d-%H%M%S"
 PARTIAL_SUFFIX = ".part"
 """A backup being written: not one yet."""
 
-PAGES_PER_STEP = 1024
-"""Pages copied between two looks at the source (4 MiB at SQLite's default page size): a
-write of the bot's that lands meanwhile makes the backup start over rather than wait."""
-
-
 def backup_name(database: Path, taken: datetime) -> str:
     """`ludotheque-20261127-031500.db` for `ludotheque.db` backed up at 03:15:00 UTC."""
     return f"{database.stem}-{taken.astimezone(UTC).strftime(STAMP_FORMAT)}{database.suffix}"
@@ -98,7 +93,10 @@ def _copy(database: Path, target: Path) -> None:
     try:
         source.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         with contextlib.closing(sqlite3.connect(target)) as copy:
-            source.backup(copy, pages=PAGES_PER_STEP)
+            # In one step: a copy made in steps starts over whenever another connection
+            # (the bot's) writes between two of them, so a big database under load might
+            # never finish. One step reads one snapshot; in WAL mode the bot writes on.
+            source.backup(copy)
             found = [str(row[0]) for row in copy.execute("PRAGMA quick_check")]
             if found != ["ok"]:
                 raise StorageError(f"the backup of {database} is not sound (PRAGMA "

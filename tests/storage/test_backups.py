@@ -117,3 +117,24 @@ async def test_a_damaged_database_gives_no_backup(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="cannot back up"):
         back_up(damaged, tmp_path / "backups", taken=NOW, keep=7)
     assert list((tmp_path / "backups").iterdir()) == []
+
+
+async def test_a_backup_completes_while_the_bot_writes_without_pause(
+        running: Database, tmp_path: Path) -> None:
+    async with running.transaction() as sql:  # some megabytes: a copy of many pages
+        await sql.execute("CREATE TABLE ballast (data BLOB)")
+        for _ in range(40):
+            await sql.execute("INSERT INTO ballast VALUES (?)", (b"x" * 200_000,))
+    game = await new_game(running, 10)
+    copying = asyncio.create_task(asyncio.to_thread(
+        back_up, tmp_path / "ludotheque.db", tmp_path / "backups", taken=NOW, keep=7))
+    writes = 0
+    while not copying.done():  # a move stored every millisecond or so, all along the copy
+        async with running.transaction() as sql:
+            await sql.execute("UPDATE games SET channel_id = ? WHERE id = ?", (writes, game.id))
+        writes += 1
+        await asyncio.sleep(0.001)
+    backup = await asyncio.wait_for(copying, timeout=30)
+    with sqlite3.connect(backup) as copy:
+        assert copy.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        assert copy.execute("SELECT COUNT(*) FROM ballast").fetchone() == (40,)

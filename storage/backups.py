@@ -15,13 +15,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from storage.errors import StorageError, storage_error
-from storage.sqlite import BUSY_TIMEOUT_MS
 
 STAMP_FORMAT = "%Y%m%d-%H%M%S"
 """A backup's time in its file name (UTC): names sort as times do."""
 
 PARTIAL_SUFFIX = ".part"
 """A backup being written: not one yet."""
+
+READ_WAIT_MS = 2000
+"""How long the copy waits when the database is briefly locked for reading (WAL recovery
+after a crash, a checkpoint that resets the log): readers are otherwise never held up."""
+
+UPGRADE_MARK = "before-upgrade-from-v"
+"""In the name of the copy kept before a new version upgrades the schema; the schedule
+neither counts nor deletes such copies."""
 
 def backup_name(database: Path, taken: datetime) -> str:
     """`ludotheque-20261127-031500.db` for `ludotheque.db` backed up at 03:15:00 UTC."""
@@ -65,33 +72,53 @@ def back_up(database: Path, folder: Path, *, taken: datetime, keep: int) -> Path
     if not database.is_file():
         raise StorageError(f"there is no database at {database} to back up")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StorageError(f"cannot create the backup folder {folder} ({exc.strerror}): "
-                           "create it, or set BACKUP_DIR to a writable place") from exc
-    final = folder / backup_name(database, taken)
-    partial = final.with_name(final.name + PARTIAL_SUFFIX)
-    for stale in folder.glob(f"{database.stem}-*{PARTIAL_SUFFIX}"):
-        stale.unlink(missing_ok=True)  # a backup cut off by a stop
+        source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+        source.execute(f"PRAGMA busy_timeout = {READ_WAIT_MS}")
+    except sqlite3.Error as exc:
+        raise _failed(database, exc) from exc
     try:
-        _copy(database, partial)
-        partial.replace(final)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+        final = _write(source, database, folder, backup_name(database, taken))
+    finally:
+        source.close()
     for old in backups_of(database, folder)[:-keep] if keep > 0 else []:
         old.unlink(missing_ok=True)
     return final
 
 
-def _copy(database: Path, target: Path) -> None:
-    """A checked copy of `database` at `target`."""
+def keep_before_upgrade(connection: sqlite3.Connection, database: Path, version: int,
+                        taken: datetime) -> Path:
+    """Copy `database`, at schema `version`, through its open `connection` into the
+    `backups` folder next to it before new migrations change it; the copy's path. Such a
+    copy is kept until deleted by hand (the schedule leaves it alone)."""
+    stamp = taken.astimezone(UTC).strftime(STAMP_FORMAT)
+    name = f"{database.stem}-{UPGRADE_MARK}{version}-{stamp}{database.suffix}"
+    return _write(connection, database, database.parent / "backups", name)
+
+
+def _write(source: sqlite3.Connection, database: Path, folder: Path, name: str) -> Path:
+    """A checked copy of `source` (the database at `database`) as `folder/name`, written
+    under a temporary name first; its path."""
     try:
-        source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise _failed(database, exc) from exc
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create the backup folder {folder} ({exc.strerror}): "
+                           "create it, or set BACKUP_DIR to a writable place") from exc
+    final = folder / name
+    partial = final.with_name(final.name + PARTIAL_SUFFIX)
+    for stale in folder.glob(f"{database.stem}-*{PARTIAL_SUFFIX}"):
+        stale.unlink(missing_ok=True)  # a backup cut off by a stop
     try:
-        source.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        _copy(source, database, partial)
+        partial.replace(final)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return final
+
+
+def _copy(source: sqlite3.Connection, database: Path, target: Path) -> None:
+    """A checked copy of `source` (the database at `database`) at `target`."""
+    try:
         with contextlib.closing(sqlite3.connect(target)) as copy:
             # In one step: a copy made in steps starts over whenever another connection
             # (the bot's) writes between two of them, so a big database under load might
@@ -106,8 +133,6 @@ def _copy(database: Path, target: Path) -> None:
             copy.execute("PRAGMA journal_mode = DELETE").fetchall()
     except sqlite3.Error as exc:
         raise _failed(database, exc) from exc
-    finally:
-        source.close()
 
 
 def _failed(database: Path, exc: sqlite3.Error) -> StorageError:

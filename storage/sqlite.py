@@ -25,6 +25,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from storage.backups import keep_before_upgrade
 from storage.database import Database, Rater, register_backend
 from storage.errors import (
     SQLITE_CANTOPEN,
@@ -196,6 +197,8 @@ class SqliteDatabase(Database):
             await _call(writer, _set_up_writer)
             database = cls(writer, path=path, rater=rater)
             await database._check_integrity()
+            if not memory:
+                await database._keep_before_upgrade(migrations)
             await database.migrate(migrations)
             await database._check_schema()
             await database._check_writable()
@@ -419,6 +422,23 @@ class SqliteDatabase(Database):
                     "migration, or restore a backup"
                 ) from exc
         return applied
+
+    async def _keep_before_upgrade(self, migrations: Sequence[Migration]) -> None:
+        """Copy a database that has a schema into `backups/` next to it before migrations
+        it has not had change that schema: a new version's upgrade can be undone."""
+        version = await self.schema_version()
+        if version == 0 or all(migration.version <= version for migration in migrations):
+            return
+        database, taken = Path(self._path), datetime.now(UTC)
+        try:
+            copy = await _call(self._db, lambda connection: keep_before_upgrade(
+                connection, database, version, taken))
+        except StorageError as error:
+            raise DatabaseUnusable(
+                f"{self._path} was not upgraded, since no copy of it could be kept first "
+                f"({error})") from error
+        LOG.info("schema %d of %s is upgraded; a copy of it as it was: %s", version,
+                 self._path, copy)
 
     async def journal_mode(self) -> str:
         """SQLite's journal mode (`wal` once opened)."""

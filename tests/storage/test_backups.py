@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from engines import GAMES
-from storage import Database, GameRecord, Seat, StorageError
+from storage import (
+    MIGRATIONS,
+    Database,
+    DatabaseUnusable,
+    GameRecord,
+    Migration,
+    Seat,
+    StorageError,
+)
 from storage.backups import PARTIAL_SUFFIX, back_up, backups_of, last_backup_time
 
 NOW = datetime(2026, 11, 27, 3, 15, tzinfo=UTC)
@@ -138,3 +146,43 @@ async def test_a_backup_completes_while_the_bot_writes_without_pause(
     with sqlite3.connect(backup) as copy:
         assert copy.execute("PRAGMA quick_check").fetchone() == ("ok",)
         assert copy.execute("SELECT COUNT(*) FROM ballast").fetchone() == (40,)
+
+
+UPGRADE = Migration(MIGRATIONS[-1].version + 1, "a new column",
+                    ("ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'",))
+"""The migration a new version of the bot brings."""
+
+
+async def test_an_upgrade_first_keeps_a_copy_of_the_database_as_it_was(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ludotheque.db'}"
+    old = await Database.open(url)
+    game = await new_game(old, 10)
+    await old.close()
+    upgraded = await Database.open(url, migrations=(*MIGRATIONS, UPGRADE))
+    await upgraded.close()
+    [copy] = (tmp_path / "backups").iterdir()
+    assert copy.name.startswith(f"ludotheque-before-upgrade-from-v{MIGRATIONS[-1].version}-")
+    with sqlite3.connect(copy) as kept:
+        assert kept.execute("SELECT MAX(version) FROM schema_version").fetchone() == (
+            MIGRATIONS[-1].version,)
+        assert kept.execute("SELECT id FROM games").fetchall() == [(game.id,)]
+    # Not one of the scheduled backups: never counted, never deleted by their rotation.
+    assert backups_of(tmp_path / "ludotheque.db", tmp_path / "backups") == []
+
+
+async def test_a_new_database_or_one_already_up_to_date_is_not_copied(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ludotheque.db'}"
+    for _ in range(2):
+        await (await Database.open(url)).close()
+    assert not (tmp_path / "backups").exists()
+
+
+async def test_no_upgrade_happens_without_its_copy(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ludotheque.db'}"
+    await (await Database.open(url)).close()
+    (tmp_path / "backups").write_text("a file where the folder would go")
+    with pytest.raises(DatabaseUnusable, match="was not upgraded, since no copy of it could"):
+        await Database.open(url, migrations=(*MIGRATIONS, UPGRADE))
+    again = await Database.open(url)  # still at the old schema, and usable
+    assert await again.schema_version() == MIGRATIONS[-1].version
+    await again.close()

@@ -46,6 +46,9 @@ T = TypeVar("T")
 ThreadWork = Callable[[sqlite3.Connection], T]
 """Statements run directly on a SQLite connection, on its thread."""
 
+RESTORE = "restore a backup (Backups, in the README, says how)"
+"""What to do with a database that cannot be used, among other choices."""
+
 BUSY_TIMEOUT_MS = 2000
 """How long a write waits for another process's lock: a locked write fails (StorageBusy)
 within Discord's 3 s interaction window rather than after it."""
@@ -343,7 +346,7 @@ class SqliteDatabase(Database):
             if len(problem) > 160:
                 problem = problem[:157] + "..."
             raise DatabaseUnusable(
-                f"{self._path} is corrupt (PRAGMA quick_check: {problem}): restore a backup, "
+                f"{self._path} is corrupt (PRAGMA quick_check: {problem}): {RESTORE}, "
                 f"or salvage what is left with `sqlite3 {self._path} .recover`"
             )
 
@@ -361,13 +364,13 @@ class SqliteDatabase(Database):
             if not found[table]:
                 raise DatabaseUnusable(
                     f"table {table} is missing from {self._path} (schema version {version}): "
-                    "restore a backup, or move the file away to start with an empty database"
+                    f"{RESTORE}, or move the file away to start with an empty database"
                 )
             for column in wanted:
                 if column not in found[table]:
                     raise DatabaseUnusable(
                         f"column {table}.{column} is missing from {self._path} (schema version "
-                        f"{version}): restore a backup, or move the file away to start with an "
+                        f"{version}): {RESTORE}, or move the file away to start with an "
                         "empty database"
                     )
 
@@ -419,7 +422,7 @@ class SqliteDatabase(Database):
                 raise DatabaseUnusable(
                     f"migration {migration.version} ({migration.description}) failed on "
                     f"{self._path}: {exc}; the schema stays at the previous version: fix the "
-                    "migration, or restore a backup"
+                    f"migration, or {RESTORE}"
                 ) from exc
         return applied
 
@@ -537,7 +540,7 @@ def _check_file(path: str) -> None:
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
         raise DatabaseUnusable(
             f"{path} is not a SQLite database (its header is wrong: a text file, a zeroed or a "
-            "foreign file): restore a backup, or move it away to start with an empty database"
+            f"foreign file): {RESTORE}, or move it away to start with an empty database"
         )
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
@@ -549,7 +552,7 @@ def _check_file(path: str) -> None:
     if header[24:28] == header[92:96] and pages and not wal_size and size < pages * page_size:
         raise DatabaseUnusable(
             f"{path} is truncated ({size} bytes where its header announces "
-            f"{pages * page_size}): restore a backup, or salvage what is left with "
+            f"{pages * page_size}): {RESTORE}, or salvage what is left with "
             f"`sqlite3 {path} .recover`"
         )
 
@@ -575,7 +578,7 @@ def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
         message = f"the disk holding {path} is full: free some space, then start again"
     elif isinstance(error, StorageCorrupt):
         message = (
-            f"{path} is corrupt ({_sqlite_words(exc)}): restore a backup, or salvage what is "
+            f"{path} is corrupt ({_sqlite_words(exc)}): {RESTORE}, or salvage what is "
             f"left with `sqlite3 {path} .recover`"
         )
     elif isinstance(exc, sqlite3.Error) and error_code(exc) == SQLITE_CANTOPEN:
@@ -592,7 +595,7 @@ def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
             )
     else:
         message = (
-            f"{path} cannot be used ({_sqlite_words(exc)}): restore a backup, or move it "
+            f"{path} cannot be used ({_sqlite_words(exc)}): {RESTORE}, or move it "
             "away to start with an empty database"
         )
     return DatabaseUnusable(message)

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from babel.dates import format_date
 
+from bot.board import message_link
 from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
 from bot.errors import Refusal
 from bot.games.base import GameUI
@@ -34,6 +35,7 @@ from storage import (
     GameSummary,
     MoveRecord,
     RatingRow,
+    RunningGame,
 )
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,15 @@ PAGE_SIZE = 10
 
 HISTORY_SIZE = 10
 """Games listed by `/history`."""
+
+RUNNING_LISTED = 25
+"""Games in progress `/mygames` lists at most (it counts the others)."""
+
+EMBED_DESCRIPTION_LIMIT = 4096
+"""Discord's limit on an embed's description."""
+
+OTHERS_LIMIT = 60
+"""Characters of opponents' names on one line of `/mygames` (five players are many)."""
 
 MAX_UPLOAD = 8_000_000
 """Bytes a replay GIF may weigh, well under Discord's 10 MB upload limit; a bigger one is
@@ -189,6 +200,48 @@ def history_line(record: GameSummary, user_id: int) -> str:
         date=discord.utils.format_dt(when, "d"))
 
 
+def running_line(game: RunningGame, user_id: int) -> str:
+    """`**Your turn** · [#12 Qawale vs Bob](link to its board) · ⏰ in 3 hours`."""
+    if game.waits_for(user_id):
+        turn = _("**Your turn**")
+    elif game.to_move is not None and 0 <= game.to_move < len(game.seats):
+        turn = _("{name} to play").format(name=game.seats[game.to_move].display_name)
+    else:
+        turn = _("In progress")
+    # A name is the text of a masked link here: its brackets would end the link's text.
+    names = (discord.utils.escape_markdown(s.display_name.replace("[", "(").replace("]", ")"))
+             for s in game.seats if s.user_id != user_id)
+    others = clip(", ".join(names), OTHERS_LIMIT)
+    link = (message_link(game.guild_id, game.channel_id, game.board_message_id)
+            if game.board_message_id else
+            f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}")
+    line = _("{turn} · [#{id} {game} vs {others}]({link})").format(
+        turn=turn, id=game.id, game=game_name(game.game), others=others, link=link)
+    if game.deadline is not None:
+        line += " · ⏰ " + discord.utils.format_dt(game.deadline, "R")
+    return line
+
+
+def running_description(games: Sequence[RunningGame], total: int, user_id: int) -> str:
+    """The lines of `/mygames`, as many as fit Discord's limit, then how many are left."""
+    lines: list[str] = []
+    size = 0
+    for index, game in enumerate(games):
+        line = running_line(game, user_id)
+        left = total - index - 1
+        # Room for this line and, if games remain after it, the line that counts them.
+        room = EMBED_DESCRIPTION_LIMIT - (80 if left else 0)
+        if size + len(line) + 1 > room:
+            break
+        lines.append(line)
+        size += len(line) + 1
+    if total > len(lines):
+        more = total - len(lines)
+        lines.append(ngettext("…and {n} more game in progress.", "…and {n} more games in "
+                              "progress.", more).format(n=more))
+    return "\n".join(lines)
+
+
 class RecordsService:
     """Reads finished games and turns them into leaderboards, stats, history and replays."""
 
@@ -276,6 +329,23 @@ class RecordsService:
         else:
             embed.description = _("{name} has no finished game on this server yet.").format(
                 name=user.display_name)
+        return embed
+
+    async def running(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
+        """The member's games in progress here, those waiting for them first, with links."""
+        games, total = await self.db.running_games_of(user.id, guild_id=guild_id,
+                                                      limit=RUNNING_LISTED)
+        embed = discord.Embed(title=_("🎲 Your games in progress"),
+                              colour=discord.Colour.blurple())
+        if not games:
+            embed.description = _("You have no game in progress on this server. Challenge "
+                                  "someone with /challenge, or open a table with /lobby.")
+            return embed
+        embed.description = running_description(games, total, user.id)
+        waiting = sum(game.waits_for(user.id) for game in games)
+        embed.set_footer(text=ngettext("{n} of them waits for you.", "{n} of them wait for "
+                                       "you.", waiting).format(n=waiting) if waiting else
+                         _("None of them waits for you."))
         return embed
 
     async def replay_choices(

@@ -32,6 +32,7 @@ from storage.models import (
     MoveRecord,
     NewTimer,
     RatingRow,
+    RunningGame,
     Seat,
     Shards,
     Timer,
@@ -506,6 +507,40 @@ class Database(ABC):
             rows = await sql.fetch(query, params)
             seats = await _seats_of(sql, [row["id"] for row in rows])
             return [_summary(row, seats[row["id"]]) for row in rows]
+
+        return await self._read(read)
+
+    async def running_games_of(
+        self, user_id: int, *, guild_id: int | None = None, limit: int = 25
+    ) -> tuple[list[RunningGame], int]:
+        """Up to `limit` of a player's games in progress, those waiting for them first (the
+        nearest deadline first), then the others (the latest move first); and how many
+        games they have in progress in all."""
+        where = "s.user_id = ? AND g.status = ?"
+        params: list[Any] = [user_id, GameStatus.RUNNING.value]
+        if guild_id is not None:
+            where += " AND g.guild_id = ?"
+            params.append(guild_id)
+        query = f"""SELECT g.id, g.game, g.guild_id, g.channel_id, g.board_message_id,
+                           g.to_move, g.deadline, g.updated_at
+                    FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}
+                    ORDER BY CASE WHEN g.to_move = s.seat THEN 0 ELSE 1 END,
+                             CASE WHEN g.deadline IS NULL THEN 1 ELSE 0 END, g.deadline,
+                             g.updated_at DESC, g.id DESC
+                    LIMIT ?"""
+
+        async def read(sql: Executor) -> tuple[list[RunningGame], int]:
+            rows = await sql.fetch(query, [*params, limit])
+            total = await sql.fetchrow(
+                f"SELECT COUNT(*) AS n FROM games g JOIN seats s ON s.game_id = g.id "
+                f"WHERE {where}", params)
+            seats = await _seats_of(sql, [row["id"] for row in rows])
+            games = [RunningGame(
+                id=row["id"], game=row["game"], guild_id=row["guild_id"],
+                channel_id=row["channel_id"], board_message_id=row["board_message_id"],
+                seats=seats[row["id"]], to_move=row["to_move"], deadline=_time(row["deadline"]),
+                updated_at=datetime.fromisoformat(row["updated_at"])) for row in rows]
+            return games, int(total["n"]) if total is not None else len(games)
 
         return await self._read(read)
 

@@ -197,6 +197,29 @@ class GameSummary:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
 
+@dataclass(frozen=True)
+class RunningGame:
+    """A game in progress as a member's list shows it (`/mygames`): where it is, who is to
+    move and until when; no engine state."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    board_message_id: int | None
+    seats: list[Seat]
+    to_move: int | None
+    """The seat to decide; None when unknown (a game stored before this was kept)."""
+    deadline: datetime | None
+    updated_at: datetime
+
+    def waits_for(self, user_id: int) -> bool:
+        """True when it is `user_id`'s turn."""
+        seat = self.to_move
+        return seat is not None and 0 <= seat < len(self.seats) and \
+            self.seats[seat].user_id == user_id
+
+
 GLOBAL_SCOPE = 0
 """The ratings scope of all servers together; a server's own scope is its guild id."""
 

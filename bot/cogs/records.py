@@ -1,4 +1,5 @@
-"""`/leaderboard`, `/stats`, `/history` and `/replay`: what the stored games tell."""
+"""`/leaderboard`, `/stats`, `/history`, `/mygames` and `/replay`: what the stored games
+tell."""
 
 from __future__ import annotations
 
@@ -66,6 +67,14 @@ class Records(commands.Cog):
         with use_language(await public_language(interaction)):
             embed = await self.records.history(member or interaction.user, interaction.guild_id)
         await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="mygames",
+                          description=N_("Your games in progress, those waiting for you first"))
+    @app_commands.guild_only()
+    async def mygames(self, interaction: Interaction) -> None:
+        """Privately: the member's games in progress here, with links to their boards."""
+        embed = await self.records.running(interaction.user, interaction.guild_id)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="replay", description=N_("Watch a game again, as an animation"))
     @app_commands.describe(game=N_("One of your games (type to search), or any game's id"))

@@ -1,12 +1,14 @@
 """On-demand benchmark: records (`/leaderboard`, a page click, `/stats`, `/history`, `/replay`
-suggestions) at 100,000 finished games.
+suggestions, `/mygames`) at 100,000 finished games.
 
-Run from the repository root: `python bench/bench_records.py [--games N] [--calls N]`.
+Run from the repository root:
+`python bench/bench_records.py [--games N] [--running N] [--calls N]`.
 It builds a database file of N finished games (5,000 members on 50 servers, 2 to 4 players,
-a real engine state in each row), times the one-off catch-up that rates a history made before
-the ratings table, then calls each record command through `RecordsService` as the bot does
-(embeds included) and prints p50/p99 per command, with the longest the event loop was blocked
-meanwhile (a 1 ms ticker measures its lateness). No assertions.
+a real engine state in each row) and of games in progress (10,000 by default), times the
+one-off catch-up that rates a history made before the ratings table, then calls each record
+command through `RecordsService` as the bot does (embeds included) and prints p50/p99 per
+command, with the longest the event loop was blocked meanwhile (a 1 ms ticker measures its
+lateness). No assertions.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.__main__ import settle
 from bot.games import GAME_UIS
 from bot.painter import ThreadPainter
 from bot.ratings import rate_game
@@ -47,14 +50,15 @@ class Member:
         self.display_name = f"Member {user_id}"
 
 
-def build(path: Path, games: int, rng: random.Random) -> None:
-    """Write `games` finished games straight into a migrated database file."""
+def build(path: Path, games: int, running: int, rng: random.Random) -> None:
+    """Write `games` finished games, then `running` games in progress, straight into a
+    migrated database file."""
     states = {game: json.dumps(GAMES[game].new_state(GAMES[game].min_players).dump())
               for game in GAMES}
     ids = list(GAMES)
     connection = sqlite3.connect(path)
     game_rows, seat_rows = [], []
-    for number in range(1, games + 1):
+    for number in range(1, games + running + 1):
         game = ids[number % len(ids)]
         engine = GAMES[game]
         size = rng.randint(engine.min_players, min(engine.max_players, 4))
@@ -63,15 +67,21 @@ def build(path: Path, games: int, rng: random.Random) -> None:
         pool = range(guild * 100, guild * 100 + MEMBERS // SERVERS)
         people = rng.sample(pool, size)
         at = (START + timedelta(minutes=5 * number)).isoformat()
-        result = {"winners": [rng.randrange(size)], "reason": "end"}
-        game_rows.append((number, game, guild, number, guild, "{}", number, states[game], 40,
-                          "finished", json.dumps(result), at, at, at))
+        if number <= games:
+            result = json.dumps({"winners": [rng.randrange(size)], "reason": "end"})
+            game_rows.append((number, game, guild, number, guild, "{}", number, states[game], 40,
+                              "finished", result, at, at, at, None, None))
+        else:  # in progress: someone to move, with a Daily clock
+            deadline = (START + timedelta(minutes=5 * number, days=1)).isoformat()
+            game_rows.append((number, game, guild, number, guild, "{}", number, states[game], 40,
+                              "running", None, at, at, None, rng.randrange(size), deadline))
         seat_rows.extend((number, seat, user, f"Member {user}")
                          for seat, user in enumerate(people))
     connection.executemany(
         """INSERT INTO games (id, game, guild_id, channel_id, parent_id, options, rng_seed,
-                              state, ply, status, result, created_at, updated_at, finished_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", game_rows)
+                              state, ply, status, result, created_at, updated_at, finished_at,
+                              to_move, deadline)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", game_rows)
     connection.executemany(
         "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
         seat_rows)
@@ -105,6 +115,7 @@ async def ticker(worst: list[float], stop: asyncio.Event) -> None:
 
 async def measure(path: Path, calls: int, rng: random.Random) -> None:
     """Catch up the ratings, then time each record command."""
+    settle()  # as `python -m bot` does before it connects
     db = await Database.open(f"sqlite:///{path}", rater=rate_game)
     records = RecordsService(db, GAME_UIS, ThreadPainter())
     start = time.perf_counter()
@@ -123,6 +134,7 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         "/history": lambda i: records.history(members[i], members[i].id // 100),
         "/replay suggestions": lambda i: records.replay_choices(
             members[i].id, members[i].id // 100, ""),
+        "/mygames": lambda i: records.running(members[i], members[i].id // 100),
     }
     print(f"{'command':<28}{'p50 ms':>8}{'p99 ms':>8}{'loop blocked ms':>17}")
     for name, call in commands.items():
@@ -140,13 +152,14 @@ def main() -> None:
     """Build the database, then measure."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--running", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=200)
     args = parser.parse_args()
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "records.db"
         asyncio.run(migrate(path))
-        build(path, args.games, rng)
+        build(path, args.games, args.running, rng)
         asyncio.run(measure(path, args.calls, rng))
 
 

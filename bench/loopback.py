@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord
 
+from bot.__main__ import settle
 from bot.errors import Refusal
 from bot.games import GAME_UIS
 from bot.painter import Painter, ProcessPainter, ThreadPainter
@@ -256,6 +257,7 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    settle()  # as `python -m bot` does before it connects
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(f"sqlite:///{Path(folder) / 'load.db'}", rater=rate_game)

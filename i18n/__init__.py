@@ -22,6 +22,7 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -55,6 +56,15 @@ def translations(language: Language) -> gettext.GNUTranslations:
     write_mo(compiled, catalogue)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+def load_all() -> None:
+    """Compile every catalogue and load Babel's data for every language now (at start): the
+    first message or date in a language would otherwise wait for them, tens of
+    milliseconds."""
+    for language in Language:
+        translations(language)
+        Locale.parse(language.value).date_formats  # noqa: B018 (loads the locale's data)
 
 
 def current_language() -> Language:
@@ -114,6 +124,7 @@ __all__ = [
     "catalogue_path",
     "current_language",
     "language_of",
+    "load_all",
     "ngettext",
     "set_language",
     "translate",

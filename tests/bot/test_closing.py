@@ -5,6 +5,7 @@ as Ctrl-C does instead of killing the process mid-move."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import subprocess
@@ -14,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import serve
+from bot.__main__ import serve, settle
 from bot.games.base import Turn
 from bot.publisher import Post
 from bot.session_manager import SessionManager
 from bot.sessions import GameSession
+from i18n import Language, translations
 from storage import Database
 from tests.bot.fakes import ALICE, FakePublisher, manager, new_game
 from tests.waiting import eventually
@@ -121,6 +123,13 @@ def test_sigterm_closes_the_bot_as_ctrl_c_does() -> None:
         out, err = bot.communicate(timeout=30)
     assert bot.returncode == 0, err
     assert out.split() == ["closing", "left", "ended"]
+
+
+def test_serving_starts_with_every_catalogue_compiled_and_the_start_up_heap_frozen() -> None:
+    translations.cache_clear()
+    settle()
+    assert translations.cache_info().currsize == len(Language)
+    assert gc.get_freeze_count() > 10_000  # the modules' objects, out of every collection
 
 
 async def test_where_signals_cannot_be_handled_the_bot_still_runs(

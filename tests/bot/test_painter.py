@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import threading
@@ -212,3 +213,9 @@ async def test_a_worker_starts_even_when_the_palettes_asked_of_another_never_cam
     finally:
         hold.set()
         painter.close()
+
+
+def test_a_warmed_up_worker_leaves_its_start_up_heap_out_of_garbage_collections() -> None:
+    gc.unfreeze()
+    painter_module.warm_up()  # what a worker process runs first
+    assert gc.get_freeze_count() > 10_000  # its modules and caches: no full collection walks them

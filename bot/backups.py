@@ -87,7 +87,7 @@ class BackupSchedule:
         now = self._now()
         try:
             path = await asyncio.to_thread(self.plan.take, now)
-        except StorageError as error:
+        except (StorageError, OSError) as error:  # OSError: the folder, renaming, deleting
             self._failed_at = now
             log.error("database backup failed: %s; next try in %s", error, RETRY_AFTER)
             return None
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = BackupPlan(plan.database, Path(arguments.to), plan.keep)
     try:
         path = plan.take(utcnow())
-    except StorageError as error:
+    except (StorageError, OSError) as error:
         print(f"Cannot back up: {error}", file=sys.stderr)
         return 1
     kept = len(backups_of(plan.database, plan.folder))

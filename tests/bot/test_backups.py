@@ -156,3 +156,19 @@ def test_python_m_bot_backups_says_in_one_line_why_it_cannot(
     assert main([]) == 1
     assert capsys.readouterr().err.strip() == (
         f"Cannot back up: there is no database at {tmp_path / 'never-started.db'} to back up")
+
+
+async def test_a_backup_folder_the_bot_cannot_write_in_is_logged_not_fatal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    database = await stored_database(tmp_path)
+    schedule = BackupSchedule(BackupPlan(database, tmp_path / "backups", keep=7), DAY)
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "replace", refused)  # the rename that names the backup
+    with caplog.at_level(logging.ERROR, logger="bot.backups"):
+        assert await schedule.run_once() is None
+    assert "database backup failed: [Errno 13] Permission denied" in caplog.text
+    assert list((tmp_path / "backups").iterdir()) == []  # the partial copy is gone

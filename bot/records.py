@@ -333,8 +333,8 @@ class RecordsService:
 
     async def running(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """The member's games in progress here, those waiting for them first, with links."""
-        games, total = await self.db.running_games_of(user.id, guild_id=guild_id,
-                                                      limit=RUNNING_LISTED)
+        games, total, waiting = await self.db.running_games_of(user.id, guild_id=guild_id,
+                                                               limit=RUNNING_LISTED)
         embed = discord.Embed(title=_("🎲 Your games in progress"),
                               colour=discord.Colour.blurple())
         if not games:
@@ -342,7 +342,6 @@ class RecordsService:
                                   "someone with /challenge, or open a table with /lobby.")
             return embed
         embed.description = running_description(games, total, user.id)
-        waiting = sum(game.waits_for(user.id) for game in games)
         embed.set_footer(text=ngettext("{n} of them waits for you.", "{n} of them wait for "
                                        "you.", waiting).format(n=waiting) if waiting else
                          _("None of them waits for you."))

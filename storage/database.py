@@ -512,10 +512,10 @@ class Database(ABC):
 
     async def running_games_of(
         self, user_id: int, *, guild_id: int | None = None, limit: int = 25
-    ) -> tuple[list[RunningGame], int]:
+    ) -> tuple[list[RunningGame], int, int]:
         """Up to `limit` of a player's games in progress, those waiting for them first (the
-        nearest deadline first), then the others (the latest move first); and how many
-        games they have in progress in all."""
+        nearest deadline first), then the others (the latest move first); how many games
+        they have in progress in all, and how many of those wait for them."""
         where = "s.user_id = ? AND g.status = ?"
         params: list[Any] = [user_id, GameStatus.RUNNING.value]
         if guild_id is not None:
@@ -529,18 +529,21 @@ class Database(ABC):
                              g.updated_at DESC, g.id DESC
                     LIMIT ?"""
 
-        async def read(sql: Executor) -> tuple[list[RunningGame], int]:
+        async def read(sql: Executor) -> tuple[list[RunningGame], int, int]:
             rows = await sql.fetch(query, [*params, limit])
-            total = await sql.fetchrow(
-                f"SELECT COUNT(*) AS n FROM games g JOIN seats s ON s.game_id = g.id "
-                f"WHERE {where}", params)
+            counts = await sql.fetchrow(
+                "SELECT COUNT(*) AS n, SUM(CASE WHEN g.to_move = s.seat THEN 1 ELSE 0 END) "
+                f"AS waiting FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}",
+                params)
             seats = await _seats_of(sql, [row["id"] for row in rows])
             games = [RunningGame(
                 id=row["id"], game=row["game"], guild_id=row["guild_id"],
                 channel_id=row["channel_id"], board_message_id=row["board_message_id"],
                 seats=seats[row["id"]], to_move=row["to_move"], deadline=_time(row["deadline"]),
                 updated_at=datetime.fromisoformat(row["updated_at"])) for row in rows]
-            return games, int(total["n"]) if total is not None else len(games)
+            if counts is None:  # COUNT always gives a row; this keeps mypy sure of it
+                return games, len(games), sum(game.waits_for(user_id) for game in games)
+            return games, int(counts["n"]), int(counts["waiting"] or 0)
 
         return await self._read(read)
 

@@ -30,10 +30,10 @@ async def test_games_waiting_for_the_member_come_first_nearest_deadline_first(
     waiting_for_bob = await game(db, (ALICE, BOB), to_move=1, deadline_in=timedelta(hours=1))
     theirs_soon = await game(db, (BOB, ALICE), to_move=1, deadline_in=timedelta(hours=2))
     theirs_no_clock = await game(db, (ALICE, CAROL), to_move=0)
-    games, total = await db.running_games_of(ALICE, guild_id=1)
+    games, total, waiting = await db.running_games_of(ALICE, guild_id=1)
     assert [g.id for g in games] == [theirs_soon.id, theirs_later.id, theirs_no_clock.id,
                                      waiting_for_bob.id]
-    assert total == 4
+    assert (total, waiting) == (4, 3)
     assert [g.waits_for(ALICE) for g in games] == [True, True, True, False]
     assert games[0].deadline == NOW + timedelta(hours=2)
     assert [s.user_id for s in games[0].seats] == [BOB, ALICE]
@@ -45,13 +45,14 @@ async def test_finished_games_and_other_servers_games_are_left_out(db: Database)
     aborted = await game(db, (ALICE, BOB), to_move=0)
     assert await db.abort_game(aborted.id, now=NOW)
     await game(db, (BOB, CAROL), to_move=0)
-    games, total = await db.running_games_of(ALICE, guild_id=1)
-    assert ([g.id for g in games], total) == ([here.id], 1)
+    games, total, waiting = await db.running_games_of(ALICE, guild_id=1)
+    assert ([g.id for g in games], total, waiting) == ([here.id], 1, 1)
 
 
 async def test_a_long_list_is_cut_and_says_how_many_there_are(db: Database) -> None:
     for minutes in range(30):
-        await game(db, (ALICE, BOB), to_move=1, started=NOW + timedelta(minutes=minutes))
-    games, total = await db.running_games_of(ALICE, guild_id=1, limit=25)
-    assert (len(games), total) == (25, 30)
-    assert games[0].updated_at == NOW + timedelta(minutes=29)  # the latest move first
+        await game(db, (ALICE, BOB), to_move=minutes % 2, started=NOW + timedelta(minutes=minutes))
+    games, total, waiting = await db.running_games_of(ALICE, guild_id=1, limit=10)
+    assert (len(games), total, waiting) == (10, 30, 15)  # counted beyond the ten listed
+    assert all(g.waits_for(ALICE) for g in games)
+    assert games[0].updated_at == NOW + timedelta(minutes=28)  # the latest move first

@@ -30,6 +30,7 @@ UPGRADE_MARK = "before-upgrade-from-v"
 """In the name of the copy kept before a new version upgrades the schema; the schedule
 neither counts nor deletes such copies."""
 
+
 def backup_name(database: Path, taken: datetime) -> str:
     """`ludotheque-20261127-031500.db` for `ludotheque.db` backed up at 03:15:00 UTC."""
     return f"{database.stem}-{taken.astimezone(UTC).strftime(STAMP_FORMAT)}{database.suffix}"

@@ -121,9 +121,14 @@ def game_title(game_id: str, names: Sequence[str]) -> str:
     return title if len(title) <= 100 else title[:99] + "…"
 
 
+def channel_link(guild_id: int | None, channel_id: int) -> str:
+    """A jump link to a channel or thread."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+
+
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """A jump link to a message."""
-    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+    return f"{channel_link(guild_id, channel_id)}/{message_id}"
 
 
 def why_no_board(failure: PublishFailed, where: str) -> str:

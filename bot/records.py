@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from babel.dates import format_date
 
-from bot.board import message_link
+from bot.board import EMBED_DESCRIPTION_LIMIT, channel_link, message_link
 from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
 from bot.errors import Refusal
 from bot.games.base import GameUI
@@ -49,8 +49,8 @@ HISTORY_SIZE = 10
 RUNNING_LISTED = 25
 """Games in progress `/mygames` lists at most (it counts the others)."""
 
-EMBED_DESCRIPTION_LIMIT = 4096
-"""Discord's limit on an embed's description."""
+MORE_LINE_ROOM = 80
+"""Characters kept free in `/mygames` for the line that counts the games not listed."""
 
 OTHERS_LIMIT = 60
 """Characters of opponents' names on one line of `/mygames` (five players are many)."""
@@ -213,8 +213,7 @@ def running_line(game: RunningGame, user_id: int) -> str:
              for s in game.seats if s.user_id != user_id)
     others = clip(", ".join(names), OTHERS_LIMIT)
     link = (message_link(game.guild_id, game.channel_id, game.board_message_id)
-            if game.board_message_id else
-            f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}")
+            if game.board_message_id else channel_link(game.guild_id, game.channel_id))
     line = _("{turn} · [#{id} {game} vs {others}]({link})").format(
         turn=turn, id=game.id, game=game_name(game.game), others=others, link=link)
     if game.deadline is not None:
@@ -230,7 +229,7 @@ def running_description(games: Sequence[RunningGame], total: int, user_id: int) 
         line = running_line(game, user_id)
         left = total - index - 1
         # Room for this line and, if games remain after it, the line that counts them.
-        room = EMBED_DESCRIPTION_LIMIT - (80 if left else 0)
+        room = EMBED_DESCRIPTION_LIMIT - (MORE_LINE_ROOM if left else 0)
         if size + len(line) + 1 > room:
             break
         lines.append(line)

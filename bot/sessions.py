@@ -26,7 +26,7 @@ from bot.ai_players import (
     level_of,
     shown_name,
 )
-from bot.automatic import automatic_steps
+from bot.automatic import AnyState, automatic_steps
 from bot.board import (
     board_post,
     draw_board,
@@ -49,7 +49,7 @@ from bot.publisher import (
     PublishFailed,
 )
 from bot.replies import stored_move
-from engines import GAMES, EndReason, GameState, Result
+from engines import GAMES, EndReason, Result
 from i18n import N_, Language, _, use_language
 from storage import (
     Database,
@@ -76,7 +76,6 @@ STAND_IN_LEVEL = DEFAULT_LEVEL
 ALL_PLAYERS = N_("all its players")
 """`GameSession.abort(by=ALL_PLAYERS)`: every player agreed (said in the server's language)."""
 
-AnyState = GameState[Any, Any]
 
 
 def _earliest(timers: Sequence[NewTimer]) -> datetime | None:

@@ -541,8 +541,7 @@ class Database(ABC):
                 channel_id=row["channel_id"], board_message_id=row["board_message_id"],
                 seats=seats[row["id"]], to_move=row["to_move"], deadline=_time(row["deadline"]),
                 updated_at=datetime.fromisoformat(row["updated_at"])) for row in rows]
-            if counts is None:  # COUNT always gives a row; this keeps mypy sure of it
-                return games, len(games), sum(game.waits_for(user_id) for game in games)
+            assert counts is not None  # COUNT always gives one row
             return games, int(counts["n"]), int(counts["waiting"] or 0)
 
         return await self._read(read)

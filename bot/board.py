@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -12,9 +12,10 @@ from bot.ai_players import is_ai
 from bot.components import GameButton
 from bot.games.base import GameUI, Table, describe_options
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
+from bot.ratings import changes_line
 from engines import GAMES
 from i18n import _
-from storage import MoveKind, MoveRecord, NewMove
+from storage import MoveKind, MoveRecord, NewMove, RatingChange
 
 BOARD_FILENAME = "board.png"
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -45,9 +46,11 @@ def mention(table: Table[Any], seat: int) -> str:
 def board_post(
     table: Table[Any], ui: GameUI[Any], moves: Sequence[NewMove], png: bytes, *,
     decisions: int = 0, show_options: bool = False,
+    rating_changes: Mapping[int, RatingChange] | None = None,
 ) -> Post:
     """The board after `moves` (what its player has not seen yet): that log, whose turn it
-    is, the picture, the controls; the footer counts decisions, not automatic steps."""
+    is (or the result, with what it did to the ratings), the picture, the controls; the
+    footer counts decisions, not automatic steps."""
     lines = ui.summarize(table, moves)
     if show_options and table.record.options:  # the first board, and reposts
         lines.insert(0, _("*Options: {options}*").format(
@@ -56,6 +59,9 @@ def board_post(
     mover = table.state.current_player
     if result is not None:
         lines.append(f"**{ui.result_text(table, result)}**")
+        lines.append(changes_line(
+            [(table.record.user_at(s), table.names[s]) for s in range(len(table.names))],
+            rating_changes or {}))
         content = " ".join(mention(table, s) for s in range(len(table.names)))
     else:
         lines.append(_("{badge} **{name}** to play.").format(badge=ui.seat_badge(mover),

@@ -8,20 +8,54 @@ which is what the table must always equal. Aborted and unrated games count for n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from discord.utils import escape_markdown
 from openskill.models import PlackettLuce
 
 from bot.ai_players import rated_id
-from i18n import ngettext
-from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingRow
+from i18n import _, ngettext
+from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingChange, RatingRow
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
 MODEL = PlackettLuce()
 """The rating model (openskill's defaults: mu 25, sigma 25/3)."""
+
+
+NEWCOMER_RATING = MODEL.rating().ordinal()
+"""The displayed rating (openskill's ordinal) of a player before their first rated game."""
+
+
+def change_text(change: RatingChange) -> str:
+    """`**27.3** (+1.4)`: the rating after a game and how far the game moved it.
+
+    The move is taken between the two ratings as displayed (one decimal), so that the
+    figures a player sees on successive boards add up.
+    """
+    before = NEWCOMER_RATING if change.before is None else change.before
+    moved = round(change.after, 1) - round(before, 1)
+    if round(moved, 1) == 0:
+        return f"**{change.after:.1f}** (±0.0)"
+    sign = "+" if moved > 0 else "\u2212"  # a true minus sign, as wide as the plus
+    return f"**{change.after:.1f}** ({sign}{abs(moved):.1f})"
+
+
+def changes_line(seats: Sequence[tuple[int, str]], changes: Mapping[int, RatingChange]) -> str:
+    """`📈 Ratings: Alice **27.3** (+1.4) · Bob **22.1** (−1.2)` for the (user id, name)
+    `seats` the game rated, in seat order; empty when it rated none of them (yet)."""
+    parts: list[str] = []
+    seen: set[int] = set()
+    for user_id, name in seats:
+        who = rated_id(user_id)  # a second AI of one level is not rated again
+        change = changes.get(who)
+        if change is None or who in seen:
+            continue
+        seen.add(who)
+        parts.append(f"{escape_markdown(name)} {change_text(change)}")
+    return _("📈 Ratings: {changes}").format(changes=" · ".join(parts)) if parts else ""
 
 
 def streak_text(player: RatingRow) -> str:

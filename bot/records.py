@@ -11,12 +11,13 @@ from typing import Any
 import discord
 from babel.dates import format_date
 
+from bot.ai_players import rated_id
 from bot.board import EMBED_DESCRIPTION_LIMIT, channel_link, message_link
 from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
 from bot.errors import Refusal
 from bot.games.base import GameUI
 from bot.painter import Painter
-from bot.ratings import outcome_of, streak_text
+from bot.ratings import change_text, outcome_of, streak_text
 from bot.replay import (
     Position,
     decision_positions,
@@ -34,6 +35,7 @@ from storage import (
     GameStatus,
     GameSummary,
     MoveRecord,
+    RatingChange,
     RatingRow,
     RunningGame,
 )
@@ -179,8 +181,9 @@ OUTCOMES = {"win": N_("won"), "draw": N_("draw"), "loss": N_("lost")}
 """A finished game from a member's seat, in `/history`."""
 
 
-def history_line(record: GameSummary, user_id: int) -> str:
-    """`#12 · Qawale vs Bob · won (resigned) · <date>` from the member's seat."""
+def history_line(record: GameSummary, user_id: int, change: RatingChange | None = None) -> str:
+    """`#12 · Qawale vs Bob · won (resigned) · 27.3 (+1.4) · <date>` from the member's seat,
+    with what the game did to their rating when that was kept."""
     seat = record.seat_of(user_id)
     others = ", ".join(s.display_name for s in record.seats if s.user_id != user_id)
     if record.status is GameStatus.ABORTED or record.result is None or seat is None:
@@ -194,6 +197,8 @@ def history_line(record: GameSummary, user_id: int) -> str:
             outcome = _("{outcome} (on time)").format(outcome=outcome)
         if not record.rated:
             outcome = _("{outcome} · unrated").format(outcome=outcome)
+        elif change is not None:
+            outcome = f"{outcome} · {change_text(change)}"
     when = record.finished_at or record.updated_at
     return _("`#{id}` **{game}** vs {others} · {outcome} · {date}").format(
         id=record.id, game=game_name(record.game), others=others, outcome=outcome,
@@ -320,10 +325,14 @@ class RecordsService:
     async def history(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """The last games with opponents, result, date and game id (for `/replay`)."""
         records = await self.db.games_of(user.id, guild_id=guild_id, limit=HISTORY_SIZE)
+        changes = await self.db.rating_changes_of(
+            rated_id(user.id), GLOBAL_SCOPE if guild_id is None else guild_id,
+            [r.id for r in records]) if records else {}
         embed = discord.Embed(title=_("📜 {name}'s latest games").format(name=user.display_name),
                               colour=discord.Colour.blurple())
         if records:
-            embed.description = "\n".join(history_line(r, user.id) for r in records)
+            embed.description = "\n".join(history_line(r, user.id, changes.get(r.id))
+                                          for r in records)
             embed.set_footer(text=_("Watch one again with /replay game:<id>"))
         else:
             embed.description = _("{name} has no finished game on this server yet.").format(

@@ -52,12 +52,14 @@ from bot.replies import stored_move
 from engines import GAMES, EndReason, Result
 from i18n import N_, Language, _, use_language
 from storage import (
+    GLOBAL_SCOPE,
     Database,
     GameRecord,
     GameStatus,
     MoveKind,
     NewMove,
     NewTimer,
+    RatingChange,
     StaleGame,
     TimerEvent,
 )
@@ -727,10 +729,19 @@ class GameSession:
         if seat is not None:
             log_moves, decisions = await self.db.turn_log(self.id, seat)
             shown = [NewMove(m.seat, m.user_id, m.kind, m.move) for m in log_moves]
+        changes = await self.rating_changes()
         with use_language(await self.public_language()):
             png = await draw_board(self, last_shown_move(shown))
             return board_post(self, self.ui, shown, png, decisions=decisions,
-                              show_options=repost or decisions == 0)
+                              show_options=repost or decisions == 0, rating_changes=changes)
+
+    async def rating_changes(self) -> Mapping[int, RatingChange]:
+        """What this game did to its players' ratings on its server, by rated id: nothing
+        while it runs, when it counts for no rating, or until it is rated."""
+        if self._record.status is not GameStatus.FINISHED or not self._record.rated:
+            return {}
+        guild = self._record.guild_id
+        return await self.db.rating_changes(self.id, GLOBAL_SCOPE if guild is None else guild)
 
     async def public_language(self) -> Language:
         """The language of the game's public messages and pictures: its server's."""

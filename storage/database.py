@@ -31,6 +31,7 @@ from storage.models import (
     MoveKind,
     MoveRecord,
     NewTimer,
+    RatingChange,
     RatingRow,
     RunningGame,
     Seat,
@@ -582,6 +583,23 @@ class Database(ABC):
 
         return await self._read(read)
 
+    async def rating_changes(self, game_id: int, scope: int) -> dict[int, RatingChange]:
+        """What a finished game did to its players' ratings in `scope`, by rated id: empty
+        while it is not rated yet, when it counts for nothing, or when it was rated before
+        changes were kept."""
+        rows = await self._fetch(
+            "SELECT * FROM rating_changes WHERE game_id = ? AND scope = ?", (game_id, scope))
+        return {int(row["player_id"]): _rating_change(row) for row in rows}
+
+    async def rating_changes_of(self, player_id: int, scope: int,
+                                game_ids: Sequence[int]) -> dict[int, RatingChange]:
+        """A player's rating change in `scope` in each of `game_ids` that has one, by game."""
+        rows = await self._fetch(
+            """SELECT * FROM rating_changes WHERE player_id = ? AND scope = ?
+               AND game_id IN (SELECT value FROM json_each(?))""",
+            (player_id, scope, Values(list(game_ids))))
+        return {int(row["game_id"]): _rating_change(row) for row in rows}
+
     async def player_ratings(self, player_id: int, scope: int) -> list[tuple[RatingRow, int, int]]:
         """A player's rating in each game of `scope`, with their rank (1 is best) and the
         number of players ranked there."""
@@ -771,7 +789,7 @@ def _timer(row: Row) -> Timer:
     )
 
 
-GAME_TABLES = ("seats", "moves", "timers", "abort_votes")
+GAME_TABLES = ("seats", "moves", "timers", "abort_votes", "rating_changes")
 """Tables whose rows belong to a game (copied with it)."""
 
 OTHER_TABLES = ("challenges", "player_settings", "server_settings", "ratings")
@@ -819,6 +837,10 @@ RANK_ORDER = "rating DESC, games DESC, sort_name, player_id"
 _TO_RATE = "status = 'finished' AND rating_applied = 0"
 """Finished games not yet rated: spelled as the partial index `games_to_rate` is, so SQLite
 uses it."""
+
+_INSERT_RATING_CHANGE = """
+    INSERT INTO rating_changes (game_id, scope, player_id, rating_before, rating_after)
+    VALUES (?, ?, ?, ?, ?)"""
 
 _UPSERT_RATING = """
     INSERT INTO ratings (game, scope, player_id, name, sort_name, mu, sigma, rating, games,
@@ -868,6 +890,11 @@ def _rating(row: Row) -> RatingRow:
     )
 
 
+def _rating_change(row: Row) -> RatingChange:
+    return RatingChange(player_id=int(row["player_id"]), before=row["rating_before"],
+                        after=row["rating_after"])
+
+
 async def _apply_ratings(sql: Executor, rater: Rater) -> int:
     """Rate the oldest `RATING_BATCH` finished games not yet rated (inside a transaction).
 
@@ -889,11 +916,17 @@ async def _apply_ratings(sql: Executor, rater: Rater) -> int:
                 """SELECT * FROM ratings WHERE game = ? AND scope = ?
                    AND player_id IN (SELECT value FROM json_each(?))""",
                 (game.game, scope, Values(sorted(wanted))))}
+            after = rater(game, scope, stored.get)
             await sql.executemany(_UPSERT_RATING, [
                 (rated.game, rated.scope, rated.player_id, rated.name, rated.name.casefold(),
                  rated.mu, rated.sigma, rated.rating, rated.games, rated.wins, rated.draws,
                  rated.losses, rated.streak, rated.best_streak)
-                for rated in rater(game, scope, stored.get)])
+                for rated in after])
+            await sql.executemany(_INSERT_RATING_CHANGE, [
+                (game.id, scope, rated.player_id,
+                 before.rating if (before := stored.get(rated.player_id)) else None,
+                 rated.rating)
+                for rated in after])
     await sql.execute(
         "UPDATE games SET rating_applied = 1 WHERE id IN (SELECT value FROM json_each(?))",
         (Values([row["id"] for row in rows]),))

@@ -209,6 +209,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE player_settings ADD COLUMN locale TEXT",
         ),
     ),
+    Migration(
+        9,
+        "each rated game's ratings before and after it, for its final board and /history",
+        (
+            # Written with the ratings, in the same transaction; games rated before this
+            # version have none (their final boards and history lines show no change).
+            """
+            CREATE TABLE rating_changes (
+                game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                scope         INTEGER NOT NULL,
+                player_id     INTEGER NOT NULL,
+                rating_before REAL,
+                rating_after  REAL    NOT NULL,
+                PRIMARY KEY (game_id, scope, player_id)
+            )
+            """,
+            "CREATE INDEX rating_changes_by_player ON rating_changes (player_id, scope)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -235,6 +254,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",
         "wins", "draws", "losses", "streak", "best_streak",
     ),
+    "rating_changes": ("game_id", "scope", "player_id", "rating_before", "rating_after"),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that
 lacks one (the migrations build exactly these; a test keeps the two in step)."""

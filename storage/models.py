@@ -249,6 +249,16 @@ class RatingRow:
         return self.mu - 3 * self.sigma
 
 
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated game did to a player's displayed rating, in one scope."""
+
+    player_id: int
+    before: float | None
+    """None: the game was their first of its kind in that scope."""
+    after: float
+
+
 @dataclass
 class ChallengeRecord:
     """An open or answered challenge."""

@@ -5,8 +5,18 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from bot.ratings import compute_ratings, leaderboard, outcome_of, page_of, ranks_of
-from storage import GameRecord, GameStatus, Seat
+from bot.ai_players import ai_user_id, rated_id
+from bot.ratings import (
+    NEWCOMER_RATING,
+    change_text,
+    changes_line,
+    compute_ratings,
+    leaderboard,
+    outcome_of,
+    page_of,
+    ranks_of,
+)
+from storage import GameRecord, GameStatus, RatingChange, Seat
 
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 NAMES = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave"}
@@ -88,3 +98,32 @@ def test_who_left_a_game_of_three_ranks_last_and_counts_a_loss() -> None:
     alice, bob, carol = players[1], players[2], players[3]
     assert (alice.losses, alice.wins) == (1, 0)
     assert carol.rating > bob.rating > alice.rating
+
+
+def test_a_rating_change_shows_the_new_rating_and_a_signed_move() -> None:
+    assert change_text(RatingChange(1, 22.14, 23.56)) == "**23.6** (+1.5)"
+    assert change_text(RatingChange(1, 23.56, 22.14)) == "**22.1** (\u22121.5)"
+    assert change_text(RatingChange(1, 5.01, 4.99)) == "**5.0** (±0.0)"
+
+
+def test_a_rating_move_is_taken_between_the_ratings_as_shown_so_boards_add_up() -> None:
+    # 10.04 → 10.16 is 0.12, but the player saw 10.0 and now sees 10.2: +0.2.
+    assert change_text(RatingChange(1, 10.04, 10.16)) == "**10.2** (+0.2)"
+
+
+def test_a_first_game_moves_the_rating_from_a_newcomers() -> None:
+    assert NEWCOMER_RATING == 0.0
+    assert change_text(RatingChange(1, None, 3.24)) == "**3.2** (+3.2)"
+
+
+def test_the_ratings_line_follows_the_seats_and_names_each_rated_player_once() -> None:
+    hard = ai_user_id("hard", 1)
+    changes = {7: RatingChange(7, 20.0, 21.0),
+               rated_id(hard): RatingChange(rated_id(hard), 30.0, 29.0)}
+    seats = [(hard, "🤖 AI (Hard)"), (7, "**Alice**"), (ai_user_id("hard", 2), "🤖 AI (Hard)")]
+    assert changes_line(seats, changes) == (
+        "📈 Ratings: 🤖 AI (Hard) **29.0** (\u22121.0) · \\*\\*Alice\\*\\* **21.0** (+1.0)")
+
+
+def test_no_ratings_line_for_a_game_with_no_change_kept() -> None:
+    assert changes_line([(7, "Alice"), (8, "Bob")], {}) == ""

@@ -172,6 +172,7 @@ async def test_letting_the_ai_play_for_the_absent_player_finishes_the_game_unrat
     assert present.name not in (board.response.embeds[0].description or ""), "not rated"
     history = await present.slash(world.channel, "history")
     assert "unrated" in history.response.embeds[0].description
+    assert "Ratings" not in (latest_board(thread).embeds[0].description or "")
 
 
 async def test_keeping_waiting_gives_another_period_then_asks_again(env, world) -> None:

@@ -16,6 +16,7 @@ from storage import (
     GameSummary,
     MoveKind,
     NewMove,
+    RatingChange,
     RatingRow,
     Seat,
 )
@@ -65,6 +66,29 @@ async def test_a_finished_game_is_rated_in_the_transaction_that_finishes_it(rate
     assert await rated_db.unrated_backlog() == 0
 
 
+async def test_a_rated_game_keeps_its_players_ratings_before_and_after_it_in_each_scope(
+    rated_db,
+) -> None:
+    first = await finish(rated_db, [100, 200], winner=0)
+    second = await finish(rated_db, [100, 200], winner=0)
+    for scope in (1, GLOBAL_SCOPE):
+        # A newcomer has no rating before; the toy rater's rating is the number of wins.
+        assert await rated_db.rating_changes(first, scope) == {
+            100: RatingChange(100, None, 1.0), 200: RatingChange(200, None, 0.0)}
+        assert await rated_db.rating_changes(second, scope) == {
+            100: RatingChange(100, 1.0, 2.0), 200: RatingChange(200, 0.0, 0.0)}
+    assert await rated_db.rating_changes(first, 2) == {}  # another server's
+
+
+async def test_a_players_rating_changes_are_read_for_the_games_asked_only(rated_db) -> None:
+    first = await finish(rated_db, [100, 200], winner=1)
+    second = await finish(rated_db, [300, 100], winner=1)
+    await finish(rated_db, [100, 200], winner=0)
+    assert await rated_db.rating_changes_of(100, 1, [first, second, 999]) == {
+        first: RatingChange(100, None, 0.0), second: RatingChange(100, 0.0, 1.0)}
+    assert await rated_db.rating_changes_of(100, 1, []) == {}
+
+
 async def test_a_server_game_counts_on_its_server_and_globally_a_dm_game_only_globally(
     rated_db,
 ) -> None:
@@ -89,6 +113,9 @@ async def test_games_finished_before_the_ratings_table_are_caught_up_once(databa
         assert await database.rate_finished_games() == 0  # never twice
         rows, _ = await database.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=10)
         assert {r.player_id: (r.wins, r.losses) for r in rows} == {100: (2, 1), 200: (1, 2)}
+        # Caught up oldest first, each game's changes kept as if rated when it finished.
+        assert await database.rating_changes(3, GLOBAL_SCOPE) == {
+            100: RatingChange(100, 1.0, 2.0), 200: RatingChange(200, 1.0, 1.0)}
     finally:
         await database.close()
 
@@ -112,8 +139,10 @@ async def test_a_failing_rater_never_fails_the_move_and_the_game_is_rated_later(
         assert record is not None and record.result is not None  # the move is stored
         assert "rating a finished game failed" in caplog.text
         assert await database.unrated_backlog() == 1
+        assert await database.rating_changes(game_id, GLOBAL_SCOPE) == {}
         broken = False
         assert await database.rate_finished_games() == 1
+        assert set(await database.rating_changes(game_id, GLOBAL_SCOPE)) == {100, 200}
         rows, total = await database.leaderboard("qawale", GLOBAL_SCOPE, offset=0, limit=10)
         assert total == 2 and rows[0].player_id == 100
     finally:

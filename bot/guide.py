@@ -1,4 +1,5 @@
-"""What `/games` and `/rules` tell: the list of games and each game's rules, as embeds.
+"""What `/help`, `/games` and `/rules` tell: the commands, the list of games and each game's
+rules, as embeds.
 
 They are built here (not in the cog) because the Share button posts the same embed again,
 from the router, after a restart as well. Both are written in the current language: the
@@ -8,16 +9,43 @@ member's for the private answer, the server's for a shared copy. The games' text
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import discord
 
 from bot.errors import Refusal
 from bot.games import GAME_UIS
 from bot.games.base import players_text
 from engines import GAMES
-from i18n import _
+from i18n import N_, _
 
 GAME_NAME_SHOWN = 50
 """Characters of an unknown game's name repeated in a refusal."""
+
+
+HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (N_("Start a game"), ("challenge", "lobby", "games", "rules")),
+    (N_("During a game"), ("move", "board", "resign", "abort")),
+    (N_("Your games and records"), ("mygames", "leaderboard", "stats", "history", "replay")),
+    (N_("Settings"), ("settings", "help")),
+)
+"""The commands `/help` lists, by what a member wants to do (a test keeps every command in)."""
+
+
+def help_embed(descriptions: Mapping[str, str]) -> discord.Embed:
+    """The bot's commands by section, each with its description (`descriptions`, by
+    command name, in English: translated here), and how a game is played."""
+    embed = discord.Embed(
+        title=_("🎲 Ludothèque · help"), colour=discord.Colour.blurple(),
+        description=_("Play {games} with the members of this server, or against the AI. Each "
+                      "game gets its own thread; you play with the buttons and menus under its "
+                      "board (typing `/move` is never needed).").format(
+            games=", ".join(ui.name for ui in GAME_UIS.values())))
+    for section, names in HELP_SECTIONS:
+        lines = [f"`/{name}` · {_(descriptions[name])}" for name in names if name in descriptions]
+        if lines:
+            embed.add_field(name=_(section), value="\n".join(lines), inline=False)
+    return embed
 
 
 def games_embed() -> discord.Embed:

@@ -39,8 +39,8 @@ def change_text(change: RatingChange) -> str:
     moved = round(change.after, 1) - round(before, 1)
     if round(moved, 1) == 0:
         return f"**{change.after:.1f}** (±0.0)"
-    sign = "+" if moved > 0 else "\u2212"  # a true minus sign, as wide as the plus
-    return f"**{change.after:.1f}** ({sign}{abs(moved):.1f})"
+    # The signs as the leaderboard writes a negative rating, so "-1.2 (-1.2)" match.
+    return f"**{change.after:.1f}** ({moved:+.1f})"
 
 
 def changes_line(seats: Sequence[tuple[int, str]], changes: Mapping[int, RatingChange]) -> str:

@@ -1,4 +1,4 @@
-"""`/games`, `/rules`, `/challenge` and `/lobby`: finding a game and opponents."""
+"""`/help`, `/games`, `/rules`, `/challenge` and `/lobby`: finding a game and opponents."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bot.clock import DEFAULT_CLOCK
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
 from bot.components import ShareButton
-from bot.guide import games_embed, rules_embed
+from bot.guide import games_embed, help_embed, rules_embed
 from bot.replies import Interaction
 from i18n import N_
 
@@ -32,6 +32,16 @@ class Lobby(commands.Cog):
 
     def __init__(self, challenges: ChallengeService) -> None:
         self.challenges = challenges
+
+    @app_commands.command(name="help", description=N_("What the bot does and its commands"))
+    async def help(self, interaction: Interaction) -> None:
+        """List the commands privately, by what a member wants to do, in their language."""
+        tree = getattr(interaction.client, "tree", None)
+        commands_now = tree.get_commands() if isinstance(tree, app_commands.CommandTree) else []
+        # Each description as written (English): `help_embed` translates it.
+        descriptions = {c.name: c.description for c in commands_now
+                        if isinstance(c, app_commands.Command)}
+        await interaction.response.send_message(embed=help_embed(descriptions), ephemeral=True)
 
     @app_commands.command(name="games", description=N_("The games you can play here"))
     async def games(self, interaction: Interaction) -> None:

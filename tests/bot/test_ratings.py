@@ -102,7 +102,7 @@ def test_who_left_a_game_of_three_ranks_last_and_counts_a_loss() -> None:
 
 def test_a_rating_change_shows_the_new_rating_and_a_signed_move() -> None:
     assert change_text(RatingChange(1, 22.14, 23.56)) == "**23.6** (+1.5)"
-    assert change_text(RatingChange(1, 23.56, 22.14)) == "**22.1** (\u22121.5)"
+    assert change_text(RatingChange(1, 23.56, 22.14)) == "**22.1** (-1.5)"
     assert change_text(RatingChange(1, 5.01, 4.99)) == "**5.0** (±0.0)"
 
 
@@ -122,7 +122,7 @@ def test_the_ratings_line_follows_the_seats_and_names_each_rated_player_once() -
                rated_id(hard): RatingChange(rated_id(hard), 30.0, 29.0)}
     seats = [(hard, "🤖 AI (Hard)"), (7, "**Alice**"), (ai_user_id("hard", 2), "🤖 AI (Hard)")]
     assert changes_line(seats, changes) == (
-        "📈 Ratings: 🤖 AI (Hard) **29.0** (\u22121.0) · \\*\\*Alice\\*\\* **21.0** (+1.0)")
+        "📈 Ratings: 🤖 AI (Hard) **29.0** (-1.0) · \\*\\*Alice\\*\\* **21.0** (+1.0)")
 
 
 def test_no_ratings_line_for_a_game_with_no_change_kept() -> None:

@@ -3,6 +3,8 @@ language, private answers in the member's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.challenges import CHALLENGE_TIMEOUT
@@ -134,8 +136,8 @@ async def test_records_of_a_french_server_answer_in_french(env, soiree, monkeypa
     history = await soiree.bob.slash(soiree.channel, "history")
     embed = history.response.embeds[0]
     assert embed.title == "📜 Dernières parties de Bob"
-    assert embed.description.startswith(
-        f"`#{session.id}` **Qawale** contre Alice · perdue (abandon) · <t:")
+    assert re.match(rf"`#{session.id}` \*\*Qawale\*\* contre Alice · perdue \(abandon\) · "
+                    r"\*\*-\d+\.\d\*\* \(-\d+\.\d\) · <t:", embed.description)
     assert embed.footer.text == "Revoyez-en une avec /replay game:<numéro>"
 
     replay = await soiree.alice.slash(soiree.channel, "replay", game=str(session.id))
@@ -202,6 +204,6 @@ async def test_french_clients_see_french_command_descriptions_and_choices(env) -
     scope = next(o for o in leaderboard["options"] if o["name"] == "scope")
     assert [c["name_localizations"]["fr"] for c in scope["choices"]] == [
         "Ce serveur", "Tous les serveurs"]
-    for name in ("games", "rules", "lobby", "move", "board", "resign", "abort", "stats",
-                 "history", "replay"):
+    for name in ("help", "games", "rules", "lobby", "move", "board", "resign", "abort", "stats",
+                 "history", "replay", "mygames"):
         assert "fr" in (await payload(name))["description_localizations"], name

@@ -8,8 +8,8 @@ from bot.sessions import MEND_DELAYS
 from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
 from tests.e2e.test_french_core import french_server_game, last_board
 
-MINUS = "\u2212"
-CHANGE = re.compile(r"(.+?) \*\*(-?\d+\.\d)\*\* \(([+\u2212±])(\d+\.\d)\)")
+MINUS = "-"
+CHANGE = re.compile(r"(.+?) \*\*(-?\d+\.\d)\*\* \(([-+±])(\d+\.\d)\)")
 
 
 def rating_changes(description: str, label: str = "📈 Ratings: ") -> dict[str, tuple[float, float]]:

@@ -8,7 +8,6 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from datetime import timedelta
 from typing import Any, Final
 
 import discord
@@ -22,10 +21,10 @@ from bot.ai_players import (
     level_of,
 )
 from bot.board import game_title
-from bot.clock import DEFAULT_CLOCK, Clock, clock_spec, utcnow
-from bot.components import ChallengeButton, LobbyButton
+from bot.challenge_posts import CHALLENGE_TIMEOUT, challenge_buttons, challenge_embed
+from bot.clock import DEFAULT_CLOCK, Clock, utcnow
 from bot.errors import NotAPlayer, Refusal
-from bot.games.base import GameUI, describe_options
+from bot.games.base import GameUI
 from bot.languages import Languages
 from bot.publisher import Post, Publisher, PublishFailed, permission_name, permission_names
 from bot.replay import and_join
@@ -44,9 +43,6 @@ from storage import (
 )
 
 log = logging.getLogger(__name__)
-
-CHALLENGE_TIMEOUT = timedelta(minutes=10)
-"""How long a challenged member has to answer."""
 
 THREAD_ARCHIVE_MINUTES: Final = 1440
 """A game thread with no message for a day is archived by Discord (a move revives it)."""
@@ -307,7 +303,8 @@ class ChallengeService:
     async def _shown(self, challenge: ChallengeRecord) -> tuple[discord.Embed, discord.ui.View]:
         """The challenge's or table's public message, in its server's language."""
         with use_language(await self.server_language(challenge.guild_id)):
-            return self._embed(challenge), self._buttons(challenge)
+            return (challenge_embed(challenge, self.uis[challenge.game]),
+                    challenge_buttons(challenge))
 
     async def _notice(self, challenge: ChallengeRecord, text: str, colour: discord.Colour,
                       **params: object) -> discord.Embed:
@@ -315,87 +312,6 @@ class ChallengeService:
         language."""
         with use_language(await self.server_language(challenge.guild_id)):
             return discord.Embed(description=_(text).format(**params), colour=colour)
-
-    def _embed(self, challenge: ChallengeRecord) -> discord.Embed:
-        """The challenge or table, in the current language."""
-        entry = self.uis[challenge.game]
-        expires = discord.utils.format_dt(challenge.expires_at, "R")
-        minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
-        pitch = _(entry.pitch)
-        if challenge.is_lobby:
-            game = GAMES[challenge.game]
-            seated = "\n".join(
-                f"{i + 1}. {challenge.name_of(uid) if is_ai(uid) else f'<@{uid}>'}"
-                + (_(" (host)") if uid == challenge.challenger_id else "")
-                for i, uid in enumerate(challenge.player_ids))
-            opens = _("{host} opens a table of **{game}** ({low} to {high} players).").format(
-                host=f"<@{challenge.challenger_id}>", game=entry.name, low=game.min_players,
-                high=game.max_players)
-            at_table = _("**At the table ({seated}/{seats}):**").format(
-                seated=len(challenge.player_ids), seats=game.max_players)
-            how = ngettext(
-                "Click **Join** to play; the host may add AI players, and clicks **Start** "
-                "once at least {n} player is seated. This table expires {expires} (after "
-                "{minutes} minutes).",
-                "Click **Join** to play; the host may add AI players, and clicks **Start** "
-                "once at least {n} players are seated. This table expires {expires} (after "
-                "{minutes} minutes).", game.min_players).format(
-                    n=game.min_players, expires=expires, minutes=minutes)
-            description = f"{opens}\n*{pitch}*\n\n{at_table}\n{seated}\n\n{how}"
-            title = _("🪑 {game} table").format(game=entry.name)
-        else:
-            invited = ", ".join(challenge.name_of(uid) if is_ai(uid) else f"<@{uid}>"
-                                for uid in challenge.opponent_ids)
-            challenges = _("{challenger} challenges {invited} to **{game}**.").format(
-                challenger=f"<@{challenge.challenger_id}>", invited=invited, game=entry.name)
-            description = f"{challenges}\n*{pitch}*\n\n"
-            if len(challenge.opponent_ids) > 1:
-                answers = " · ".join(
-                    f"{'✅' if uid in challenge.accepted_ids else '⏳'} "
-                    f"{challenge.name_of(uid)}" for uid in challenge.opponent_ids)
-                description += _("**Answers:** {answers}\nThe game starts when everyone has "
-                                 "accepted; any Decline cancels it.").format(
-                                     answers=answers) + "\n\n"
-            waiting = ", ".join(f"<@{uid}>" for uid in challenge.opponent_ids
-                                if uid not in challenge.accepted_ids)
-            description += _("{waiting}, accept or decline: this challenge expires {expires} "
-                             "(after {minutes} minutes).").format(
-                                 waiting=waiting, expires=expires, minutes=minutes)
-            title = _("⚔️ {game} challenge").format(game=entry.name)
-        embed = discord.Embed(title=title, description=description,
-                              colour=discord.Colour.gold())
-        if challenge.options:
-            embed.add_field(name=_("Options"),
-                            value=describe_options(GAMES[challenge.game], challenge.options))
-        embed.add_field(name=_("Clock"), value=_(clock_spec(challenge.clock).label))
-        return embed
-
-    @staticmethod
-    def _buttons(challenge: ChallengeRecord) -> discord.ui.View:
-        """Accept and Decline, or a table's buttons, in the current language."""
-        view = discord.ui.View(timeout=None)
-        if challenge.is_lobby:
-            view.add_item(LobbyButton(challenge.id, "join", label=_("Join"), emoji="🪑",
-                                      style=discord.ButtonStyle.success))
-            view.add_item(LobbyButton(challenge.id, "leave", label=_("Leave"), emoji="🚪",
-                                      style=discord.ButtonStyle.secondary))
-            view.add_item(LobbyButton(challenge.id, "start", label=_("Start"), emoji="▶️",
-                                      style=discord.ButtonStyle.primary))
-            for level, name in LEVEL_NAMES.items():
-                view.add_item(LobbyButton(challenge.id, f"ai_{level}",
-                                          label=_("+ {level} AI").format(level=_(name)),
-                                          emoji="🤖", style=discord.ButtonStyle.secondary,
-                                          row=1))
-            view.add_item(LobbyButton(challenge.id, "drop_ai", label=_("− AI"),
-                                      style=discord.ButtonStyle.secondary, row=1,
-                                      disabled=not any(is_ai(uid)
-                                                       for uid in challenge.opponent_ids)))
-            return view
-        view.add_item(ChallengeButton(challenge.id, "accept", label=_("Accept"), emoji="✅",
-                                      style=discord.ButtonStyle.success))
-        view.add_item(ChallengeButton(challenge.id, "decline", label=_("Decline"), emoji="✖️",
-                                      style=discord.ButtonStyle.danger))
-        return view
 
     # -- answering ---------------------------------------------------------------------
 

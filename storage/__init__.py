@@ -7,7 +7,6 @@ from storage.database import (
     DEFAULT_DATABASE_URL,
     Database,
     NewMove,
-    Rater,
     StaleGame,
 )
 from storage.errors import (
@@ -39,6 +38,7 @@ from storage.models import (
     TimerEvent,
 )
 from storage.postgres import PostgresDatabase
+from storage.rating_writes import Rater
 from storage.sql import Executor, Row, Transaction, Values, Written
 from storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase, sqlite_path
 

@@ -13,15 +13,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import partial
+from datetime import datetime
 from typing import Any, TypeVar
 
 from storage.errors import DatabaseUnusable
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
 from storage.models import (
     ALL_SHARDS,
-    GLOBAL_SCOPE,
     TURN_EVENTS,
     ChallengeRecord,
     ChallengeStatus,
@@ -37,7 +35,19 @@ from storage.models import (
     Seat,
     Shards,
     Timer,
-    TimerEvent,
+)
+from storage.rating_writes import RATING_BATCH, TO_RATE, Rater, apply_ratings, rate_safely
+from storage.rows import (
+    SUMMARY_COLUMNS,
+    as_challenge,
+    as_move,
+    as_rating,
+    as_rating_change,
+    as_record,
+    as_summary,
+    as_timer,
+    parse_time,
+    seats_of,
 )
 from storage.sql import Executor, Row, Transaction, Values, Work, Written
 
@@ -45,11 +55,6 @@ DEFAULT_DATABASE_URL = "sqlite:///data/ludotheque.db"
 
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
-Rater = Callable[[GameSummary, int, Callable[[int], RatingRow | None]], list[RatingRow]]
-"""Rates one finished game in one scope: given the game, the scope and a lookup of the players'
-stored rows (None: never rated there), the rows after the game. The bot supplies it (openskill);
-storage keeps the rows and applies each finished game exactly once."""
-
 Connect = Callable[[str, Sequence[Migration], "Rater | None"], Awaitable["Database"]]
 """Opens a database of one backend: URL, migrations, rater."""
 
@@ -64,11 +69,6 @@ def register_backend(scheme: str, connect: Connect) -> None:
 COPY_BATCH = 500
 """Games read at a time when a database is copied."""
 
-RATING_BATCH = 50
-"""Finished games rated per transaction while catching up (a migrated history, say), so the
-writer is never held long."""
-
-
 @dataclass(frozen=True)
 class NewMove:
     """A move to append to the log."""
@@ -81,10 +81,6 @@ class NewMove:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def _time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
 
 
 def _timer_rows(game_id: int, timers: Sequence[NewTimer]) -> list[tuple[Any, ...]]:
@@ -348,7 +344,7 @@ class Database(ABC):
             if unrated:
                 await sql.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
             if result is not None and self._rater is not None:
-                await _rate_safely(sql, self._rater)
+                await rate_safely(sql, self._rater)
 
         await self.write(write)
         return new_ply
@@ -375,13 +371,13 @@ class Database(ABC):
         rows = await self._fetch(
             f"""SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id
                 WHERE {condition} ORDER BY t.due_at, t.id LIMIT 1""", params)
-        return _timer(rows[0]) if rows else None
+        return as_timer(rows[0]) if rows else None
 
     async def timers_of(self, game_id: int) -> list[Timer]:
         """A game's pending timers, the first due first."""
         rows = await self._fetch("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at, id",
                                  (game_id,))
-        return [_timer(row) for row in rows]
+        return [as_timer(row) for row in rows]
 
     async def claim_timer(self, timer_id: int, now: datetime, until: datetime) -> bool:
         """Take a timer that is due at `now` to fire it: its due time moves to `until` (a
@@ -506,8 +502,8 @@ class Database(ABC):
 
         async def read(sql: Executor) -> list[GameSummary]:
             rows = await sql.fetch(query, params)
-            seats = await _seats_of(sql, [row["id"] for row in rows])
-            return [_summary(row, seats[row["id"]]) for row in rows]
+            seats = await seats_of(sql, [row["id"] for row in rows])
+            return [as_summary(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
 
@@ -536,11 +532,12 @@ class Database(ABC):
                 "SELECT COUNT(*) AS n, SUM(CASE WHEN g.to_move = s.seat THEN 1 ELSE 0 END) "
                 f"AS waiting FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}",
                 params)
-            seats = await _seats_of(sql, [row["id"] for row in rows])
+            seats = await seats_of(sql, [row["id"] for row in rows])
             games = [RunningGame(
                 id=row["id"], game=row["game"], guild_id=row["guild_id"],
                 channel_id=row["channel_id"], board_message_id=row["board_message_id"],
-                seats=seats[row["id"]], to_move=row["to_move"], deadline=_time(row["deadline"]),
+                seats=seats[row["id"]], to_move=row["to_move"],
+                deadline=parse_time(row["deadline"]),
                 updated_at=datetime.fromisoformat(row["updated_at"])) for row in rows]
             assert counts is not None  # COUNT always gives one row
             return games, int(counts["n"]), int(counts["waiting"] or 0)
@@ -556,14 +553,14 @@ class Database(ABC):
         if rater is None:
             return 0
         while True:
-            count = await self.write(lambda sql: _apply_ratings(sql, rater))
+            count = await self.write(lambda sql: apply_ratings(sql, rater))
             done += count
             if count < RATING_BATCH:
                 return done
 
     async def unrated_backlog(self) -> int:
         """Finished games whose result is not in the ratings table yet."""
-        rows = await self._fetch(f"SELECT COUNT(*) AS n FROM games WHERE {_TO_RATE}")
+        rows = await self._fetch(f"SELECT COUNT(*) AS n FROM games WHERE {TO_RATE}")
         return int(rows[0]["n"])
 
     async def leaderboard(
@@ -579,7 +576,7 @@ class Database(ABC):
             total = await sql.fetchrow(
                 "SELECT COUNT(*) AS n FROM ratings WHERE game = ? AND scope = ?", (game, scope))
             assert total is not None  # COUNT always gives a row
-            return [_rating(row) for row in rows], int(total["n"])
+            return [as_rating(row) for row in rows], int(total["n"])
 
         return await self._read(read)
 
@@ -589,7 +586,7 @@ class Database(ABC):
         changes were kept."""
         rows = await self._fetch(
             "SELECT * FROM rating_changes WHERE game_id = ? AND scope = ?", (game_id, scope))
-        return {int(row["player_id"]): _rating_change(row) for row in rows}
+        return {int(row["player_id"]): as_rating_change(row) for row in rows}
 
     async def rating_changes_of(self, player_id: int, scope: int,
                                 game_ids: Sequence[int]) -> dict[int, RatingChange]:
@@ -598,7 +595,7 @@ class Database(ABC):
             """SELECT * FROM rating_changes WHERE player_id = ? AND scope = ?
                AND game_id IN (SELECT value FROM json_each(?))""",
             (player_id, scope, Values(list(game_ids))))
-        return {int(row["game_id"]): _rating_change(row) for row in rows}
+        return {int(row["game_id"]): as_rating_change(row) for row in rows}
 
     async def player_ratings(self, player_id: int, scope: int) -> list[tuple[RatingRow, int, int]]:
         """A player's rating in each game of `scope`, with their rank (1 is best) and the
@@ -613,7 +610,7 @@ class Database(ABC):
                       AS players
                FROM ratings r WHERE r.player_id = ? AND r.scope = ? ORDER BY r.game""",
             (player_id, scope))
-        return [(_rating(row), int(row["ahead"]) + 1, int(row["players"])) for row in rows]
+        return [(as_rating(row), int(row["ahead"]) + 1, int(row["players"])) for row in rows]
 
     async def set_board_message(
         self, game_id: int, message_id: int | None, ply: int | None = None
@@ -646,22 +643,22 @@ class Database(ABC):
             rows = await sql.fetch(
                 "SELECT * FROM moves WHERE game_id = ? AND ply > ? ORDER BY ply",
                 (game_id, counts["since"]))
-            return [_move(row) for row in rows], int(counts["decisions"])
+            return [as_move(row) for row in rows], int(counts["decisions"])
 
         return await self._read(read)
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """The game's move log, in order."""
         rows = await self._fetch("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return [_move(row) for row in rows]
+        return [as_move(row) for row in rows]
 
     async def _games(self, query: str, params: Sequence[Any]) -> list[GameRecord]:
         """Records for the game rows `query` selects, their seats read in the same snapshot."""
 
         async def read(sql: Executor) -> list[GameRecord]:
             rows = await sql.fetch(query, params)
-            seats = await _seats_of(sql, [row["id"] for row in rows])
-            return [_record(row, seats[row["id"]]) for row in rows]
+            seats = await seats_of(sql, [row["id"] for row in rows])
+            return [as_record(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
 
@@ -702,7 +699,7 @@ class Database(ABC):
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
         """The challenge with this id, or None."""
         rows = await self._fetch("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
-        return _challenge(rows[0]) if rows else None
+        return as_challenge(rows[0]) if rows else None
 
     async def pending_challenges(self) -> list[ChallengeRecord]:
         """Every challenge still waiting for an answer."""
@@ -710,7 +707,7 @@ class Database(ABC):
             "SELECT * FROM challenges WHERE status = ? ORDER BY id",
             (ChallengeStatus.PENDING.value,),
         )
-        return [_challenge(row) for row in rows]
+        return [as_challenge(row) for row in rows]
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge."""
@@ -750,45 +747,6 @@ class StaleGame(RuntimeError):
     """The stored game moved on (or ended) since the state a write was computed from."""
 
 
-def _challenge(row: Row) -> ChallengeRecord:
-    return ChallengeRecord(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        challenger_id=row["challenger_id"],
-        opponent_ids=json.loads(row["opponent_ids"]),
-        player_names={int(k): v for k, v in json.loads(row["player_names"]).items()},
-        options=json.loads(row["options"]),
-        message_id=row["message_id"],
-        status=ChallengeStatus(row["status"]),
-        game_id=row["game_id"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        expires_at=datetime.fromisoformat(row["expires_at"]),
-        accepted_ids=json.loads(row["accepted_ids"]),
-        kind=row["kind"],
-        clock=row["clock"],
-        seating=json.loads(row["seating"]) if row["seating"] else None,
-    )
-
-
-def _move(row: Row) -> MoveRecord:
-    return MoveRecord(row["ply"], row["seat"], row["user_id"], MoveKind(row["kind"]), row["move"],
-                      datetime.fromisoformat(row["created_at"]))
-
-
-def _timer(row: Row) -> Timer:
-    return Timer(
-        id=row["id"],
-        game_id=row["game_id"],
-        event=TimerEvent(row["event"]),
-        due_at=datetime.fromtimestamp(row["due_at"], UTC),
-        ply=row["ply"],
-        seat=row["seat"],
-        attempts=row["attempts"],
-    )
-
-
 GAME_TABLES = ("seats", "moves", "timers", "abort_votes", "rating_changes")
 """Tables whose rows belong to a game (copied with it)."""
 
@@ -826,151 +784,5 @@ async def _insert(sql: Executor, table: str, rows: Sequence[Row], counts: dict[s
     counts[table] += len(rows)
 
 
-SUMMARY_COLUMNS = ", ".join(
-    f"g.{column}" for column in
-    ("id", "game", "guild_id", "status", "result", "rated", "updated_at", "finished_at"))
-"""The game columns a `GameSummary` reads (never `state`, the big one)."""
-
 RANK_ORDER = "rating DESC, games DESC, sort_name, player_id"
 """Leaderboard order: rating, then games played, then name (the `ratings_by_rank` index)."""
-
-_TO_RATE = "status = 'finished' AND rating_applied = 0"
-"""Finished games not yet rated: spelled as the partial index `games_to_rate` is, so SQLite
-uses it."""
-
-_INSERT_RATING_CHANGE = """
-    INSERT INTO rating_changes (game_id, scope, player_id, rating_before, rating_after)
-    VALUES (?, ?, ?, ?, ?)"""
-
-_UPSERT_RATING = """
-    INSERT INTO ratings (game, scope, player_id, name, sort_name, mu, sigma, rating, games,
-                         wins, draws, losses, streak, best_streak)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (game, scope, player_id) DO UPDATE SET
-        name = excluded.name, sort_name = excluded.sort_name, mu = excluded.mu,
-        sigma = excluded.sigma, rating = excluded.rating, games = excluded.games,
-        wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
-        streak = excluded.streak, best_streak = excluded.best_streak"""
-
-
-async def _seats_of(sql: Executor, ids: list[int]) -> dict[int, list[Seat]]:
-    """The seats of the games `ids`, in seat order, in one query."""
-    seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
-    if not ids:
-        return seats
-    for r in await sql.fetch(
-        "SELECT game_id, seat, user_id, display_name, stand_in FROM seats WHERE game_id "
-        "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (Values(ids),),
-    ):
-        seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
-                                        r["stand_in"]))
-    return seats
-
-
-def _summary(row: Row, seats: list[Seat]) -> GameSummary:
-    return GameSummary(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        seats=seats,
-        status=GameStatus(row["status"]),
-        result=json.loads(row["result"]) if row["result"] else None,
-        rated=bool(row["rated"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-        finished_at=_time(row["finished_at"]),
-    )
-
-
-def _rating(row: Row) -> RatingRow:
-    return RatingRow(
-        game=row["game"], scope=row["scope"], player_id=row["player_id"], name=row["name"],
-        mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"],
-        draws=row["draws"], losses=row["losses"], streak=row["streak"],
-        best_streak=row["best_streak"],
-    )
-
-
-def _rating_change(row: Row) -> RatingChange:
-    return RatingChange(player_id=int(row["player_id"]), before=row["rating_before"],
-                        after=row["rating_after"])
-
-
-async def _apply_ratings(sql: Executor, rater: Rater) -> int:
-    """Rate the oldest `RATING_BATCH` finished games not yet rated (inside a transaction).
-
-    The rater is pure and asks for players' rows by id; which ids (an AI level counts as one
-    player) is its business: a first call with nothing stored tells them, one query reads
-    them, a second call rates.
-    """
-    rows = await sql.fetch(
-        f"""SELECT {SUMMARY_COLUMNS} FROM games g WHERE {_TO_RATE}
-            ORDER BY finished_at, id LIMIT ?""", (RATING_BATCH,))
-    seats = await _seats_of(sql, [row["id"] for row in rows])
-    for row in rows:
-        game = _summary(row, seats[row["id"]])
-        scopes = [GLOBAL_SCOPE] if game.guild_id is None else [GLOBAL_SCOPE, game.guild_id]
-        for scope in scopes:
-            wanted: set[int] = set()
-            rater(game, scope, partial(_note, wanted))
-            stored = {found["player_id"]: _rating(found) for found in await sql.fetch(
-                """SELECT * FROM ratings WHERE game = ? AND scope = ?
-                   AND player_id IN (SELECT value FROM json_each(?))""",
-                (game.game, scope, Values(sorted(wanted))))}
-            after = rater(game, scope, stored.get)
-            await sql.executemany(_UPSERT_RATING, [
-                (rated.game, rated.scope, rated.player_id, rated.name, rated.name.casefold(),
-                 rated.mu, rated.sigma, rated.rating, rated.games, rated.wins, rated.draws,
-                 rated.losses, rated.streak, rated.best_streak)
-                for rated in after])
-            await sql.executemany(_INSERT_RATING_CHANGE, [
-                (game.id, scope, rated.player_id,
-                 before.rating if (before := stored.get(rated.player_id)) else None,
-                 rated.rating)
-                for rated in after])
-    await sql.execute(
-        "UPDATE games SET rating_applied = 1 WHERE id IN (SELECT value FROM json_each(?))",
-        (Values([row["id"] for row in rows]),))
-    return len(rows)
-
-
-def _note(wanted: set[int], player_id: int) -> None:
-    """A lookup that only notes which players the rater asks for (nothing stored yet)."""
-    wanted.add(player_id)
-
-
-async def _rate_safely(sql: Executor, rater: Rater) -> None:
-    """Rate what just finished, without ever failing the move that finished it: a rating
-    error rolls back to a savepoint and leaves the game for `rate_finished_games`."""
-    await sql.execute("SAVEPOINT rating")
-    try:
-        await _apply_ratings(sql, rater)
-    except Exception:
-        LOG.exception("rating a finished game failed; it stays in the backlog")
-        await sql.execute("ROLLBACK TO SAVEPOINT rating")
-    await sql.execute("RELEASE SAVEPOINT rating")
-
-
-def _record(row: Row, seats: list[Seat]) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        parent_id=row["parent_id"],
-        seats=seats,
-        options=json.loads(row["options"]),
-        rng_seed=row["rng_seed"],
-        state=json.loads(row["state"]),
-        ply=row["ply"],
-        status=GameStatus(row["status"]),
-        result=json.loads(row["result"]) if row["result"] else None,
-        board_message_id=row["board_message_id"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-        finished_at=_time(row["finished_at"]),
-        board_ply=row["board_ply"],
-        clock=row["clock"],
-        deadline=_time(row["deadline"]),
-        rated=bool(row["rated"]),
-    )
-

@@ -21,9 +21,10 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from storage.database import Database, Rater, register_backend
+from storage.database import Database, register_backend
 from storage.errors import DatabaseUnusable, StorageError
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
+from storage.rating_writes import Rater
 from storage.sql import Executor, Row, Values, Work, Written
 
 LOG = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from storage.backups import keep_before_upgrade
-from storage.database import Database, Rater, register_backend
+from storage.database import Database, register_backend
 from storage.errors import (
     SQLITE_CANTOPEN,
     DatabaseUnusable,
@@ -39,6 +39,7 @@ from storage.errors import (
     storage_error,
 )
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
+from storage.rating_writes import Rater
 from storage.sql import Executor, Row, Values, Work, Written, drive
 
 LOG = logging.getLogger(__name__)

@@ -1,0 +1,146 @@
+"""Stored rows as the models the code uses: one converter per kind of row, and the seats
+of many games in one query."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from storage.models import (
+    ChallengeRecord,
+    ChallengeStatus,
+    GameRecord,
+    GameStatus,
+    GameSummary,
+    MoveKind,
+    MoveRecord,
+    RatingChange,
+    RatingRow,
+    Seat,
+    Timer,
+    TimerEvent,
+)
+from storage.sql import Executor, Row, Values
+
+SUMMARY_COLUMNS = ", ".join(
+    f"g.{column}" for column in
+    ("id", "game", "guild_id", "status", "result", "rated", "updated_at", "finished_at"))
+"""The game columns a `GameSummary` reads (never `state`, the big one)."""
+
+
+def parse_time(value: str | None) -> datetime | None:
+    """A stored ISO time, or None."""
+    return datetime.fromisoformat(value) if value else None
+
+
+def as_challenge(row: Row) -> ChallengeRecord:
+    """A `challenges` row as a challenge."""
+    return ChallengeRecord(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opponent_ids=json.loads(row["opponent_ids"]),
+        player_names={int(k): v for k, v in json.loads(row["player_names"]).items()},
+        options=json.loads(row["options"]),
+        message_id=row["message_id"],
+        status=ChallengeStatus(row["status"]),
+        game_id=row["game_id"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        expires_at=datetime.fromisoformat(row["expires_at"]),
+        accepted_ids=json.loads(row["accepted_ids"]),
+        kind=row["kind"],
+        clock=row["clock"],
+        seating=json.loads(row["seating"]) if row["seating"] else None,
+    )
+
+
+def as_move(row: Row) -> MoveRecord:
+    """A `moves` row as a logged move."""
+    return MoveRecord(row["ply"], row["seat"], row["user_id"], MoveKind(row["kind"]), row["move"],
+                      datetime.fromisoformat(row["created_at"]))
+
+
+def as_timer(row: Row) -> Timer:
+    """A `timers` row as a timer."""
+    return Timer(
+        id=row["id"],
+        game_id=row["game_id"],
+        event=TimerEvent(row["event"]),
+        due_at=datetime.fromtimestamp(row["due_at"], UTC),
+        ply=row["ply"],
+        seat=row["seat"],
+        attempts=row["attempts"],
+    )
+
+
+async def seats_of(sql: Executor, ids: list[int]) -> dict[int, list[Seat]]:
+    """The seats of the games `ids`, in seat order, in one query."""
+    seats: dict[int, list[Seat]] = {game_id: [] for game_id in ids}
+    if not ids:
+        return seats
+    for r in await sql.fetch(
+        "SELECT game_id, seat, user_id, display_name, stand_in FROM seats WHERE game_id "
+        "IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat", (Values(ids),),
+    ):
+        seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
+                                        r["stand_in"]))
+    return seats
+
+
+def as_summary(row: Row, seats: list[Seat]) -> GameSummary:
+    """A game row (`SUMMARY_COLUMNS`) and its seats as a summary, without the state."""
+    return GameSummary(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        seats=seats,
+        status=GameStatus(row["status"]),
+        result=json.loads(row["result"]) if row["result"] else None,
+        rated=bool(row["rated"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+        finished_at=parse_time(row["finished_at"]),
+    )
+
+
+def as_rating(row: Row) -> RatingRow:
+    """A `ratings` row as a rating."""
+    return RatingRow(
+        game=row["game"], scope=row["scope"], player_id=row["player_id"], name=row["name"],
+        mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"],
+        draws=row["draws"], losses=row["losses"], streak=row["streak"],
+        best_streak=row["best_streak"],
+    )
+
+
+def as_rating_change(row: Row) -> RatingChange:
+    """A `rating_changes` row as a change."""
+    return RatingChange(player_id=int(row["player_id"]), before=row["rating_before"],
+                        after=row["rating_after"])
+
+
+def as_record(row: Row, seats: list[Seat]) -> GameRecord:
+    """A whole game row and its seats as a record."""
+    return GameRecord(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_id=row["parent_id"],
+        seats=seats,
+        options=json.loads(row["options"]),
+        rng_seed=row["rng_seed"],
+        state=json.loads(row["state"]),
+        ply=row["ply"],
+        status=GameStatus(row["status"]),
+        result=json.loads(row["result"]) if row["result"] else None,
+        board_message_id=row["board_message_id"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+        finished_at=parse_time(row["finished_at"]),
+        board_ply=row["board_ply"],
+        clock=row["clock"],
+        deadline=parse_time(row["deadline"]),
+        rated=bool(row["rated"]),
+    )

@@ -44,7 +44,7 @@ def change_text(change: RatingChange) -> str:
 
 
 def changes_line(seats: Sequence[tuple[int, str]], changes: Mapping[int, RatingChange]) -> str:
-    """`📈 Ratings: Alice **27.3** (+1.4) · Bob **22.1** (−1.2)` for the (user id, name)
+    """`📈 Ratings: Alice **27.3** (+1.4) · Bob **22.1** (-1.2)` for the (user id, name)
     `seats` the game rated, in seat order; empty when it rated none of them (yet)."""
     parts: list[str] = []
     seen: set[int] = set()

@@ -131,7 +131,10 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         "leaderboard page click": lambda i: records.leaderboard(
             "qawale", "global", None, 1 + i % 40),
         "/stats": lambda i: records.stats(members[i], members[i].id // 100),
-        "/history": lambda i: records.history(members[i], members[i].id // 100),
+        "/history": lambda i: records.history(members[i].id, members[i].display_name,
+                                              members[i].id // 100),
+        "history page click": lambda i: records.history(members[i].id, None,
+                                                        members[i].id // 100, 1),
         "/replay suggestions": lambda i: records.replay_choices(
             members[i].id, members[i].id // 100, ""),
         "/mygames": lambda i: records.running(members[i], members[i].id // 100),

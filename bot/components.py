@@ -1,10 +1,10 @@
 """Every button and menu that survives a restart, and the one codec of their custom_ids.
 
 Nothing lives in memory between clicks: a custom_id names the game (or challenge, table,
-leaderboard, replay position, shared text), the board version (ply) it was drawn for, an
-action and its argument. A click is decoded here and handed to the `ComponentRouter` the bot
-was given at start; every error ends in the one component error handler. This is
-discord.py's DynamicItem pattern (examples/views/dynamic_counter.py).
+leaderboard or history page, replay position, shared text), the board version (ply) it was
+drawn for, an action and its argument. A click is decoded here and handed to the
+`ComponentRouter` the bot was given at start; every error ends in the one component error
+handler. This is discord.py's DynamicItem pattern (examples/views/dynamic_counter.py).
 
 | prefix | item | custom_id |
 |---|---|---|
@@ -13,6 +13,7 @@ discord.py's DynamicItem pattern (examples/views/dynamic_counter.py).
 | `lc` | ChallengeButton | `lc:<challenge>:<accept or decline>` |
 | `ll` | LobbyButton | `ll:<table>:<join, leave, start, ai_<level> or drop_ai>` |
 | `lb` | LeaderboardButton | `lb:<game>:<server or global>:<page>:<p or n>` |
+| `lp` | HistoryButton | `lp:<member>:<page>:<p or n>` |
 | `lv` | ReplayButton | `lv:<game>:<position>:<f, p, n, l or o>` (o: open a private viewer) |
 | `lh` | ShareButton | `lh:games` or `lh:rules:<game>` |
 """
@@ -49,6 +50,7 @@ class Prefix(StrEnum):
     CHALLENGE = "lc"
     LOBBY = "ll"
     LEADERBOARD = "lb"
+    HISTORY = "lp"
     REPLAY = "lv"
     SHARE = "lh"
 
@@ -61,6 +63,7 @@ TEMPLATES: dict[Prefix, str] = {
         r"ll:(?P<lobby>\d+):(?P<action>join|leave|start|ai_easy|ai_medium|ai_hard|drop_ai)",
     Prefix.LEADERBOARD:
         r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)",
+    Prefix.HISTORY: r"lp:(?P<member>\d+):(?P<page>\d+):(?P<dir>p|n)",
     Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlo])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
 }
@@ -142,6 +145,20 @@ class LeaderboardPage:
 
 
 @dataclass(frozen=True)
+class HistoryPage:
+    """A page of a member's `/history` to show, and the button's direction."""
+
+    member_id: int
+    page: int
+    direction: str
+
+    @property
+    def custom_id(self) -> str:
+        """`lp:123456789:1:n`."""
+        return _checked(f"{Prefix.HISTORY}:{self.member_id}:{self.page}:{self.direction}")
+
+
+@dataclass(frozen=True)
 class ReplayStep:
     """A replay viewer's button: the game, the position to show, and which button it is."""
 
@@ -192,6 +209,10 @@ class ComponentRouter(Protocol):
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
         """Previous or Next on a leaderboard."""
+        ...
+
+    async def history_page(self, interaction: Interaction, page: HistoryPage) -> None:
+        """Newer or Older on a member's history."""
         ...
 
     async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:
@@ -348,6 +369,27 @@ class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefi
                      lambda router: router.leaderboard_page(interaction, self.page))
 
 
+class HistoryButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.HISTORY]):
+    """Newer or Older on a member's history; the member and the page are in the custom_id."""
+
+    def __init__(self, member_id: int, page: int, direction: str, **button: Any) -> None:
+        self.page = HistoryPage(member_id, page, direction)
+        super().__init__(discord.ui.Button(custom_id=self.page.custom_id,
+                                           style=discord.ButtonStyle.secondary, **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HistoryButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["member"]), int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Show the page."""
+        await _route(interaction, self.page.custom_id,
+                     lambda router: router.history_page(interaction, self.page))
+
+
 class ReplayButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.REPLAY]):
     """First, Previous, Next, Last (or Step through); the position to show is in the custom_id."""
 
@@ -392,8 +434,8 @@ class ShareButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.SHAR
 
 
 COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton, ReplayButton,
-    ShareButton)
+    GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton, HistoryButton,
+    ReplayButton, ShareButton)
 """Every restart-proof component, registered once by the bot at start."""
 
 UNKNOWN_CONTROL = N_("This control is not one I know (it may come from an old message or a "

@@ -13,7 +13,14 @@ from babel.dates import format_date
 
 from bot.ai_players import rated_id
 from bot.board import EMBED_DESCRIPTION_LIMIT, channel_link, message_link
-from bot.components import MAX_ID, LeaderboardButton, LeaderboardPage, ReplayButton, ReplayStep
+from bot.components import (
+    MAX_ID,
+    HistoryButton,
+    LeaderboardButton,
+    LeaderboardPage,
+    ReplayButton,
+    ReplayStep,
+)
 from bot.errors import Refusal
 from bot.games.base import GameUI
 from bot.painter import Painter
@@ -322,22 +329,46 @@ class RecordsService:
                                   "yet.").format(name=user.display_name)
         return embed
 
-    async def history(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
-        """The last games with opponents, result, date and game id (for `/replay`)."""
-        records = await self.db.games_of(user.id, guild_id=guild_id, limit=HISTORY_SIZE)
+    async def history(
+        self, member_id: int, name: str | None, guild_id: int | None, page: int = 0
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """A page of a member's games that ended, newest first: opponents, result, what each
+        did to their rating, date and game id (for `/replay`); Newer and Older page through.
+        `name` is theirs as the command saw it; a page click (None) takes the one stored with
+        their games, and is refused for a member with none."""
+        total = await self.db.count_games_of(member_id, guild_id=guild_id)
+        pages = max(1, -(-total // HISTORY_SIZE))
+        page = min(max(page, 0), pages - 1)
+        records = await self.db.games_of(member_id, guild_id=guild_id, limit=HISTORY_SIZE,
+                                         offset=page * HISTORY_SIZE)
         changes = await self.db.rating_changes_of(
-            rated_id(user.id), GLOBAL_SCOPE if guild_id is None else guild_id,
+            rated_id(member_id), GLOBAL_SCOPE if guild_id is None else guild_id,
             [r.id for r in records]) if records else {}
-        embed = discord.Embed(title=_("📜 {name}'s latest games").format(name=user.display_name),
+        stored = next((s.display_name for r in records for s in r.seats if s.user_id == member_id),
+                      None)
+        name = stored or name
+        if name is None:  # a forged page of someone who never played here
+            raise Refusal(_("There is no such member on this server."))
+        embed = discord.Embed(title=_("📜 {name}'s latest games").format(name=name),
                               colour=discord.Colour.blurple())
-        if records:
-            embed.description = "\n".join(history_line(r, user.id, changes.get(r.id))
-                                          for r in records)
-            embed.set_footer(text=_("Watch one again with /replay game:<id>"))
-        else:
+        view = discord.ui.View(timeout=None)
+        if not records:
             embed.description = _("{name} has no finished game on this server yet.").format(
-                name=user.display_name)
-        return embed
+                name=name)
+            return embed, view
+        embed.description = "\n".join(history_line(r, member_id, changes.get(r.id))
+                                      for r in records)
+        if pages == 1:
+            embed.set_footer(text=_("Watch one again with /replay game:<id>"))
+            return embed, view
+        embed.set_footer(text=_("Page {page}/{pages} · {games} · watch one again with /replay "
+                                "game:<id>").format(page=page + 1, pages=pages,
+                                                    games=games_text(total)))
+        view.add_item(HistoryButton(member_id, max(page - 1, 0), "p", label=_("Newer"),
+                                    emoji="◀️", disabled=page == 0))
+        view.add_item(HistoryButton(member_id, min(page + 1, pages - 1), "n", label=_("Older"),
+                                    emoji="▶️", disabled=page == pages - 1))
+        return embed, view
 
     async def running(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """The member's games in progress here, those waiting for them first, with links."""

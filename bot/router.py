@@ -11,6 +11,7 @@ from bot.components import (
     MAX_ID,
     ChallengeAnswer,
     GameAction,
+    HistoryPage,
     LeaderboardPage,
     LobbyAction,
     ReplayStep,
@@ -131,6 +132,15 @@ class Router:
         """Show another page of a (public) leaderboard in place, in the server's language."""
         with use_language(await self.challenges.server_language(interaction.guild_id)):
             embed, view = await self.records.leaderboard_page(page, interaction.guild_id)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def history_page(self, interaction: Interaction, page: HistoryPage) -> None:
+        """Show another page of a (public) history in place, in the server's language."""
+        if not plausible(page.member_id):
+            raise Refusal(_("There is no such member on this server."))
+        with use_language(await self.challenges.server_language(interaction.guild_id)):
+            embed, view = await self.records.history(page.member_id, None,
+                                                     interaction.guild_id, page.page)
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:

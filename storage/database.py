@@ -488,24 +488,30 @@ class Database(ABC):
                                  (game_id, limit))
 
     async def games_of(
-        self, user_id: int, *, guild_id: int | None = None, limit: int = 10
+        self, user_id: int, *, guild_id: int | None = None, limit: int = 10, offset: int = 0
     ) -> list[GameSummary]:
-        """A player's latest games that ended (finished or aborted), newest first."""
+        """A player's latest games that ended (finished or aborted), newest first, from the
+        `offset`-th on."""
+        where, params = _ended_games_of(user_id, guild_id)
         query = f"""SELECT {SUMMARY_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id
-                    WHERE s.user_id = ? AND g.status != ?"""
-        params: list[Any] = [user_id, GameStatus.RUNNING.value]
-        if guild_id is not None:
-            query += " AND g.guild_id = ?"
-            params.append(guild_id)
-        query += " ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC LIMIT ?"
-        params.append(limit)
+                    WHERE {where}
+                    ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC
+                    LIMIT ? OFFSET ?"""
 
         async def read(sql: Executor) -> list[GameSummary]:
-            rows = await sql.fetch(query, params)
+            rows = await sql.fetch(query, [*params, limit, offset])
             seats = await seats_of(sql, [row["id"] for row in rows])
             return [as_summary(row, seats[row["id"]]) for row in rows]
 
         return await self._read(read)
+
+    async def count_games_of(self, user_id: int, *, guild_id: int | None = None) -> int:
+        """How many games a player played that ended (finished or aborted)."""
+        where, params = _ended_games_of(user_id, guild_id)
+        rows = await self._fetch(
+            f"SELECT COUNT(*) AS n FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}",
+            params)
+        return int(rows[0]["n"])
 
     async def running_games_of(
         self, user_id: int, *, guild_id: int | None = None, limit: int = 25
@@ -741,6 +747,16 @@ class Database(ABC):
             (status.value, game_id, challenge_id, ChallengeStatus.PENDING.value),
         )
         return written.rowcount == 1
+
+
+def _ended_games_of(user_id: int, guild_id: int | None) -> tuple[str, list[Any]]:
+    """The condition (on `games g JOIN seats s`) of a player's games that ended, on a server
+    or anywhere, and its parameters."""
+    where, params = "s.user_id = ? AND g.status != ?", [user_id, GameStatus.RUNNING.value]
+    if guild_id is not None:
+        where += " AND g.guild_id = ?"
+        params.append(guild_id)
+    return where, params
 
 
 class StaleGame(RuntimeError):

@@ -63,10 +63,13 @@ class Records(commands.Cog):
     @app_commands.describe(member=N_("Whose games (default: yours)"))
     @app_commands.guild_only()
     async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
-        """The last games with opponents, result, date and game id (for `/replay`)."""
+        """The last games with opponents, result, date and game id (for `/replay`), ten a
+        page with Newer and Older."""
+        whose = member or interaction.user
         with use_language(await public_language(interaction)):
-            embed = await self.records.history(member or interaction.user, interaction.guild_id)
-        await interaction.response.send_message(embed=embed)
+            embed, view = await self.records.history(whose.id, whose.display_name,
+                                                     interaction.guild_id)
+        await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="mygames",
                           description=N_("Your games in progress, those waiting for you first"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import discord
 from PIL import Image
@@ -69,6 +70,42 @@ async def test_stats_and_history_after_games(env, world) -> None:
     lines = history.response.embeds[0].description.splitlines()
     assert lines[0].startswith(f"`#{second}` **Qawale** vs Alice · lost (resignation)")
     assert lines[1].startswith(f"`#{first}`")
+
+
+async def test_history_pages_ten_games_at_a_time_newest_first(env, world) -> None:
+    db = bot_of(env).db
+    for i in range(12):  # Bob loses to Rival00, then Rival01, ... Rival11 (the latest)
+        when = NOW + timedelta(minutes=i)
+        game = await db.create_game(
+            game="graps", guild_id=world.guild.id, channel_id=900 + i, parent_id=None,
+            seats=[Seat(0, world.bob.id, "Bob"), Seat(1, 3000 + i, f"Rival{i:02}")],
+            options={}, rng_seed=1, state={}, now=when)
+        await db.record_moves(game.id, 0, [NewMove(0, world.bob.id, MoveKind.RESIGN, "resign")],
+                              {}, result={"winners": [1], "scores": None, "reason": "resigned"},
+                              now=when)
+    first = await world.alice.slash(world.channel, "history", member=world.bob)
+    embed = first.response.embeds[0]
+    lines = embed.description.splitlines()
+    assert len(lines) == 10 and "vs Rival11 ·" in lines[0] and "vs Rival02 ·" in lines[-1]
+    assert embed.footer.text.startswith("Page 1/2 · 12 games")
+    buttons = [c for row in first.response.message.components for c in row.children]
+    assert [(b.label, b.disabled) for b in buttons] == [("Newer", True), ("Older", False)]
+
+    older = await world.carol.click(first.response.message, label="Older")
+    page = older.response.embeds[0]
+    assert page.title == "📜 Bob's latest games"
+    assert ["vs Rival01 ·" in line or "vs Rival00 ·" in line
+            for line in page.description.splitlines()] == [True, True]
+    assert page.footer.text.startswith("Page 2/2")
+    newer = await world.bob.click(older.response.message, label="Newer")
+    assert newer.response.embeds[0].description == embed.description
+
+
+async def test_a_short_history_has_no_paging_buttons(env, world) -> None:
+    await _resign_game(env, world, world.bob, world.alice)
+    history = await world.bob.slash(world.channel, "history")
+    assert history.response.components == []
+    assert history.response.embeds[0].footer.text == "Watch one again with /replay game:<id>"
 
 
 async def test_replay_posts_a_gif_with_one_frame_per_decision(env, world) -> None:

@@ -195,6 +195,25 @@ async def test_an_aborted_game_keeps_no_result_and_leaves_the_rated_games(db: Da
     assert await db.games_of(300) == []
 
 
+async def test_a_players_ended_games_page_newest_first_and_are_counted(db: Database) -> None:
+    ended = []
+    for day in range(5):
+        game = await _new_game(db, channel_id=20 + day)
+        await db.record_moves(game.id, 0, [NewMove(0, 100, MoveKind.RESIGN, "resign")],
+                              game.state, result={"winners": [1], "reason": "resigned"},
+                              now=NOW + timedelta(days=day))
+        ended.append(game.id)
+    await _new_game(db, channel_id=30)  # still running: neither listed nor counted
+    newest_first = ended[::-1]
+    assert [g.id for g in await db.games_of(100, guild_id=1, limit=2)] == newest_first[:2]
+    assert [g.id for g in await db.games_of(100, guild_id=1, limit=2, offset=2)] == \
+        newest_first[2:4]
+    assert [g.id for g in await db.games_of(200, limit=2, offset=4)] == newest_first[4:]
+    assert await db.count_games_of(100, guild_id=1) == 5
+    assert await db.count_games_of(200) == 5
+    assert await db.count_games_of(100, guild_id=2) == 0
+
+
 async def test_the_migrations_build_every_table_and_column_the_code_uses() -> None:
     connection = sqlite3.connect(":memory:")
     for migration in MIGRATIONS:

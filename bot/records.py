@@ -344,9 +344,9 @@ class RecordsService:
         changes = await self.db.rating_changes_of(
             rated_id(member_id), GLOBAL_SCOPE if guild_id is None else guild_id,
             [r.id for r in records]) if records else {}
-        stored = next((s.display_name for r in records for s in r.seats if s.user_id == member_id),
-                      None)
-        name = stored or name
+        if name is None:  # a page click: the name stored with their games
+            name = next((s.display_name for r in records for s in r.seats
+                         if s.user_id == member_id), None)
         if name is None:  # a forged page of someone who never played here
             raise Refusal(_("There is no such member on this server."))
         embed = discord.Embed(title=_("📜 {name}'s latest games").format(name=name),

@@ -189,11 +189,12 @@ def can_move(session: GameSession) -> bool:
     return not session.is_over and seat is not None and seat >= 0 and not session.lock.locked()
 
 
-def movable(live: list[GameSession], rng: random.Random) -> int:
-    """A random live game that can take a move now (see `can_move`), by its index."""
+def movable(live: list[GameSession], rng: random.Random, in_flight: set[int]) -> int:
+    """A random live game that can take a move now (see `can_move`) and has none sent to it
+    yet (a sent move's task may not have taken the game's lock yet), by its index."""
     while True:
         index = rng.randrange(len(live))
-        if can_move(live[index]):
+        if index not in in_flight and can_move(live[index]):
             return index
 
 
@@ -220,14 +221,19 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
     tasks: set[asyncio.Task[None]] = set()
     counter = [len(live)]
 
+    in_flight: set[int] = set()
+
     async def move(index: int) -> None:
         session = live[index]
         start = time.perf_counter()
-        if await one_move(session, rng):
-            latencies.append((time.perf_counter() - start) * 1000)
-        if session.is_over:  # keep N games live
-            counter[0] += 1
-            live[index] = await new_game(db, sessions, counter[0], rng)
+        try:
+            if await one_move(session, rng):
+                latencies.append((time.perf_counter() - start) * 1000)
+            if session.is_over:  # keep N games live
+                counter[0] += 1
+                live[index] = await new_game(db, sessions, counter[0], rng)
+        finally:
+            in_flight.discard(index)
 
     cpu_main, cpu_workers = cpu_seconds([os.getpid()]), cpu_seconds(worker_pids(painter))
     began = time.perf_counter()
@@ -237,7 +243,9 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
         if due > elapsed:
             await asyncio.sleep(due - elapsed)
         # A game that can take a move: every move sent is one the bot must play.
-        task = asyncio.create_task(move(movable(live, rng)))
+        index = movable(live, rng, in_flight)
+        in_flight.add(index)
+        task = asyncio.create_task(move(index))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         sent += 1

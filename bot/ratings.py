@@ -82,6 +82,22 @@ def ranks_of(result: dict[str, Any], seats: int) -> list[int]:
     return [1 if s in winners else 2 + losers.index(scores[s]) for s in range(seats)]
 
 
+def ahead_of(game: GameSummary | GameRecord, first: int, second: int) -> int:
+    """1 when player `first` finished ahead of player `second` in `game`, -1 when behind,
+    0 when level (a draw, or both behind the winner with the same score). Whoever left a game
+    of three or more (the AI played on) finished behind everyone, as in the ratings."""
+    seat_of = {seat.user_id: seat for seat in game.seats}
+    ranks = ranks_of(game.result or {}, len(game.seats))
+    last = max(ranks) + 1
+
+    def rank(user_id: int) -> int:
+        seat = seat_of[user_id]
+        return last if seat.stand_in is not None else ranks[seat.seat]
+
+    mine, theirs = rank(first), rank(second)
+    return (mine < theirs) - (mine > theirs)
+
+
 def outcome_of(result: dict[str, Any], seat: int) -> str:
     """`win` (the only winner), `draw` (a shared win, or nobody won) or `loss`."""
     winners = list(result.get("winners") or [])

@@ -24,7 +24,7 @@ from bot.components import (
 from bot.errors import Refusal
 from bot.games.base import GameUI
 from bot.painter import Painter
-from bot.ratings import change_text, outcome_of, streak_text
+from bot.ratings import ahead_of, change_text, outcome_of, streak_text
 from bot.replay import (
     Position,
     decision_positions,
@@ -184,6 +184,25 @@ def _stats_field(player: RatingRow, rank: int, players: int) -> str:
     return f"{rating}\n{' · '.join(results)}\n{streak}"
 
 
+HEAD_TO_HEAD_GAMES = 10_000
+"""Games two members played together that `/stats versus:` reads at most (summaries only)."""
+
+
+def head_to_head_field(games: Sequence[GameSummary], first: tuple[int, str],
+                       second: tuple[int, str]) -> str:
+    """`**Alice 5** · 1 draw · **Bob 3** · last game <date>` for one game's finished games
+    between two members, (id, name) each, newest first."""
+    tally = [ahead_of(game, first[0], second[0]) for game in games]
+    wins, draws, losses = tally.count(1), tally.count(0), tally.count(-1)
+    parts = [f"**{discord.utils.escape_markdown(first[1])} {wins}**"]
+    if draws:
+        parts.append(ngettext("{n} draw", "{n} draws", draws).format(n=draws))
+    parts.append(f"**{discord.utils.escape_markdown(second[1])} {losses}**")
+    when = games[0].finished_at or games[0].updated_at
+    parts.append(_("last game {date}").format(date=discord.utils.format_dt(when, "d")))
+    return " · ".join(parts)
+
+
 OUTCOMES = {"win": N_("won"), "draw": N_("draw"), "loss": N_("lost")}
 """A finished game from a member's seat, in `/history`."""
 
@@ -327,6 +346,37 @@ class RecordsService:
         if not embed.fields:
             embed.description = _("{name} has not finished a rated game on this server "
                                   "yet.").format(name=user.display_name)
+        return embed
+
+    async def head_to_head(self, first: discord.abc.User, second: discord.abc.User,
+                           guild_id: int | None) -> discord.Embed:
+        """Who finished ahead of whom, game by game, in the games two members both played
+        on this server (rated or not)."""
+        if first.id == second.id:
+            raise Refusal(_("Pick someone else to compare {name} with.").format(
+                name=first.display_name))
+        games = await self.db.games_between(first.id, second.id, guild_id=guild_id,
+                                            limit=HEAD_TO_HEAD_GAMES)
+        embed = discord.Embed(title=_("⚔️ {first} vs {second} · this server").format(
+            first=first.display_name, second=second.display_name),
+            colour=discord.Colour.blurple())
+        by_game: dict[str, list[GameSummary]] = {}
+        for game in games:
+            by_game.setdefault(game.game, []).append(game)
+        for game_id in self.uis:
+            if game_id in by_game:
+                played = by_game[game_id]
+                embed.add_field(
+                    name=f"{game_name(game_id)} · {games_text(len(played))}", inline=False,
+                    value=head_to_head_field(played, (first.id, first.display_name),
+                                             (second.id, second.display_name)))
+        if not embed.fields:
+            embed.description = _("{first} and {second} have not finished a game together on "
+                                  "this server yet.").format(first=first.display_name,
+                                                             second=second.display_name)
+        else:
+            embed.set_footer(text=_("Who finished ahead of whom, in every finished game they "
+                                    "both played here, rated or not."))
         return embed
 
     async def history(

@@ -505,6 +505,28 @@ class Database(ABC):
 
         return await self._read(read)
 
+    async def games_between(
+        self, first: int, second: int, *, guild_id: int | None = None, limit: int = 10_000
+    ) -> list[GameSummary]:
+        """The finished games two players both sat in (on a server or anywhere), newest
+        first, up to `limit`."""
+        where = "g.status = ?"
+        params: list[Any] = [GameStatus.FINISHED.value]
+        if guild_id is not None:
+            where += " AND g.guild_id = ?"
+            params.append(guild_id)
+        query = f"""SELECT {SUMMARY_COLUMNS} FROM games g
+                    WHERE g.id IN (SELECT game_id FROM seats WHERE user_id = ?)
+                      AND g.id IN (SELECT game_id FROM seats WHERE user_id = ?) AND {where}
+                    ORDER BY g.finished_at DESC, g.id DESC LIMIT ?"""
+
+        async def read(sql: Executor) -> list[GameSummary]:
+            rows = await sql.fetch(query, [first, second, *params, limit])
+            seats = await seats_of(sql, [row["id"] for row in rows])
+            return [as_summary(row, seats[row["id"]]) for row in rows]
+
+        return await self._read(read)
+
     async def count_games_of(self, user_id: int, *, guild_id: int | None = None) -> int:
         """How many games a player played that ended (finished or aborted)."""
         where, params = _ended_games_of(user_id, guild_id)

@@ -50,12 +50,19 @@ class Records(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description=N_("A member's ratings and results"))
-    @app_commands.describe(member=N_("Whose stats (default: yours)"))
+    @app_commands.describe(member=N_("Whose stats (default: yours)"),
+                           versus=N_("Another member: results against each other"))
     @app_commands.guild_only()
-    async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
-        """Rating, games, wins, draws and streaks per game on this server."""
+    async def stats(self, interaction: Interaction, member: discord.User | None = None,
+                    versus: discord.User | None = None) -> None:
+        """Rating, games, wins, draws and streaks per game on this server; with `versus`,
+        the two members' results against each other."""
+        whose = member or interaction.user
         with use_language(await public_language(interaction)):
-            embed = await self.records.stats(member or interaction.user, interaction.guild_id)
+            if versus is not None:
+                embed = await self.records.head_to_head(whose, versus, interaction.guild_id)
+            else:
+                embed = await self.records.stats(whose, interaction.guild_id)
         await interaction.response.send_message(embed=embed,
                                                 allowed_mentions=discord.AllowedMentions.none())
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from bot.ai_players import ai_user_id, rated_id
 from bot.ratings import (
     NEWCOMER_RATING,
+    ahead_of,
     change_text,
     changes_line,
     compute_ratings,
@@ -127,3 +128,18 @@ def test_the_ratings_line_follows_the_seats_and_names_each_rated_player_once() -
 
 def test_no_ratings_line_for_a_game_with_no_change_kept() -> None:
     assert changes_line([(7, "Alice"), (8, "Bob")], {}) == ""
+
+
+def test_who_finished_ahead_follows_the_winners_then_the_scores() -> None:
+    three = finished(1, [1, 2, 3], [1], scores=[4, 9, 6])  # Bob won, Carol 6, Alice 4
+    assert ahead_of(three, 2, 1) == 1 and ahead_of(three, 1, 2) == -1
+    assert ahead_of(three, 3, 1) == 1, "behind the winner, the scores order the others"
+    level = finished(2, [1, 2, 3], [0], scores=[9, 5, 5])
+    assert ahead_of(level, 2, 3) == 0
+    assert ahead_of(finished(3, [1, 2], []), 1, 2) == 0, "no winner: level"
+
+
+def test_who_left_a_game_finished_behind_whatever_the_ai_did_for_them() -> None:
+    game = finished(1, [1, 2, 3], [0], scores=[9, 5, 7])
+    game.seats[0] = replace(game.seats[0], stand_in="medium")  # Alice left; the AI won
+    assert ahead_of(game, 2, 1) == 1 and ahead_of(game, 3, 1) == 1

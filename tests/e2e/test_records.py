@@ -108,6 +108,34 @@ async def test_a_short_history_has_no_paging_buttons(env, world) -> None:
     assert history.response.embeds[0].footer.text == "Watch one again with /replay game:<id>"
 
 
+async def test_stats_versus_shows_who_finished_ahead_in_the_games_played_together(
+    env, world
+) -> None:
+    await _resign_game(env, world, world.bob, world.alice)  # Alice wins
+    await _resign_game(env, world, world.alice, world.bob)  # Bob wins
+    await _resign_game(env, world, world.bob, world.alice)  # Alice wins
+    await _resign_game(env, world, world.carol, world.alice)  # not with Bob
+    shown = await world.carol.slash(world.channel, "stats", member=world.alice,
+                                    versus=world.bob)
+    assert not shown.ephemeral
+    embed = shown.response.embeds[0]
+    assert embed.title == "⚔️ Alice vs Bob · this server"
+    [field] = embed.fields
+    assert field.name == "Qawale · 3 games"
+    assert field.value.startswith("**Alice 2** · **Bob 1** · last game <t:")
+    mine = await world.bob.slash(world.channel, "stats", versus=world.alice)
+    assert mine.response.embeds[0].fields[0].value.startswith("**Bob 1** · **Alice 2**")
+
+
+async def test_stats_versus_oneself_is_refused_and_strangers_have_no_games(env, world) -> None:
+    oneself = await world.alice.slash(world.channel, "stats", versus=world.alice)
+    assert oneself.ephemeral
+    assert oneself.response.content == "Pick someone else to compare Alice with."
+    strangers = await world.alice.slash(world.channel, "stats", versus=world.carol)
+    assert strangers.response.embeds[0].description == (
+        "Alice and Carol have not finished a game together on this server yet.")
+
+
 async def test_replay_posts_a_gif_with_one_frame_per_decision(env, world) -> None:
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     for move in ["a1:NES", "a4:SSE"]:

@@ -214,6 +214,30 @@ async def test_a_players_ended_games_page_newest_first_and_are_counted(db: Datab
     assert await db.count_games_of(100, guild_id=2) == 0
 
 
+async def test_the_games_two_players_finished_together_are_read_newest_first(
+    db: Database,
+) -> None:
+    async def finished(seats: list[Seat], guild_id: int, day: int) -> int:
+        game = await db.create_game(
+            game="kraut_ruben", guild_id=guild_id, channel_id=40 + day, parent_id=None,
+            seats=seats, options={}, rng_seed=1, state={}, now=NOW)
+        await db.record_moves(game.id, 0, [NewMove(0, seats[0].user_id, MoveKind.RESIGN, "r")],
+                              {}, result={"winners": [1], "reason": "resigned"},
+                              now=NOW + timedelta(days=day))
+        return game.id
+
+    alice, bob = Seat(0, 100, "Alice"), Seat(1, 200, "Bob")
+    first = await finished([alice, bob], 1, 0)
+    three = await finished([Seat(0, 300, "Carol"), bob, Seat(2, 100, "Alice")], 1, 1)
+    await finished([alice, Seat(1, 300, "Carol")], 1, 2)  # Bob was not there
+    elsewhere = await finished([Seat(0, 200, "Bob"), Seat(1, 100, "Alice")], 2, 3)
+    await _new_game(db, channel_id=99)  # Alice and Bob, still running
+    assert [g.id for g in await db.games_between(100, 200, guild_id=1)] == [three, first]
+    assert [g.id for g in await db.games_between(200, 100)] == [elsewhere, three, first]
+    assert [g.id for g in await db.games_between(100, 200, limit=1)] == [elsewhere]
+    assert await db.games_between(100, 999) == []
+
+
 async def test_the_migrations_build_every_table_and_column_the_code_uses() -> None:
     connection = sqlite3.connect(":memory:")
     for migration in MIGRATIONS:

@@ -131,6 +131,8 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         "leaderboard page click": lambda i: records.leaderboard(
             "qawale", "global", None, 1 + i % 40),
         "/stats": lambda i: records.stats(members[i], members[i].id // 100),
+        "/stats versus": lambda i: records.head_to_head(
+            members[i], Member(members[i].id + 1), members[i].id // 100),
         "/history": lambda i: records.history(members[i].id, members[i].display_name,
                                               members[i].id // 100),
         "history page click": lambda i: records.history(members[i].id, None,

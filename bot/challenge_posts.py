@@ -73,6 +73,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
     embed.add_field(name=_("Clock"), value=_(clock_spec(challenge.clock).label))
     return embed
 
+
 def challenge_buttons(challenge: ChallengeRecord) -> discord.ui.View:
     """Accept and Decline, or a table's buttons, in the current language."""
     view = discord.ui.View(timeout=None)

@@ -82,19 +82,22 @@ def ranks_of(result: dict[str, Any], seats: int) -> list[int]:
     return [1 if s in winners else 2 + losers.index(scores[s]) for s in range(seats)]
 
 
-def ahead_of(game: GameSummary | GameRecord, first: int, second: int) -> int:
-    """1 when player `first` finished ahead of player `second` in `game`, -1 when behind,
-    0 when level (a draw, or both behind the winner with the same score). Whoever left a game
-    of three or more (the AI played on) finished behind everyone, as in the ratings."""
-    seat_of = {seat.user_id: seat for seat in game.seats}
+def standing(game: GameSummary | GameRecord) -> list[int]:
+    """Each seat's final rank (1 is best, see `ranks_of`); whoever left a game of three or
+    more (the AI played on for them) ranks after everyone."""
     ranks = ranks_of(game.result or {}, len(game.seats))
     last = max(ranks) + 1
+    return [last if seat.stand_in is not None else rank
+            for seat, rank in zip(game.seats, ranks, strict=True)]
 
-    def rank(user_id: int) -> int:
-        seat = seat_of[user_id]
-        return last if seat.stand_in is not None else ranks[seat.seat]
 
-    mine, theirs = rank(first), rank(second)
+def ahead_of(game: GameSummary | GameRecord, first: int, second: int) -> int:
+    """1 when player `first` finished ahead of player `second` in `game`, -1 when behind,
+    0 when level (a draw, or both behind the winner with the same score), by `standing`, as
+    in the ratings."""
+    ranks = standing(game)
+    seat_of = {seat.user_id: seat.seat for seat in game.seats}
+    mine, theirs = ranks[seat_of[first]], ranks[seat_of[second]]
     return (mine < theirs) - (mine > theirs)
 
 
@@ -128,12 +131,7 @@ def rate_game(
             counted[who] = player
         entries.append(player)
     teams = [[MODEL.create_rating([p.mu, p.sigma])] for p in entries]
-    ranks = [float(rank) for rank in ranks_of(game.result, len(entries))]
-    # Who left a game of 3 or more (the AI played on for them) ranks after everyone.
-    last = max(ranks) + 1
-    ranks = [last if seat.stand_in is not None else rank
-             for seat, rank in zip(game.seats, ranks, strict=True)]
-    rated = MODEL.rate(teams, ranks=ranks)
+    rated = MODEL.rate(teams, ranks=[float(rank) for rank in standing(game)])
     for seat, player, team in zip(game.seats, entries, rated, strict=True):
         player.mu, player.sigma = team[0].mu, team[0].sigma
         _count(player, LOSS if seat.stand_in is not None
@@ -172,8 +170,19 @@ def leaderboard(players: dict[int, RatingRow]) -> list[RatingRow]:
                   key=lambda p: (-p.rating, -p.games, p.name.casefold(), p.player_id))
 
 
+def page_bounds(page: int, total: int, size: int) -> tuple[int, int]:
+    """`page` clamped to the pages `total` items of `size` fill, and how many there are (at
+    least 1, for an empty list)."""
+    pages = max(1, -(-total // size))
+    return min(max(page, 0), pages - 1), pages
+
+
 def page_of(items: Sequence[Any], page: int, size: int) -> tuple[list[Any], int, int]:
     """The items on `page` (clamped), that page and the number of pages (at least 1)."""
-    pages = max(1, -(-len(items) // size))
-    page = min(max(page, 0), pages - 1)
+    page, pages = page_bounds(page, len(items), size)
     return list(items[page * size:(page + 1) * size]), page, pages
+
+
+def server_scope(guild_id: int | None) -> int:
+    """The ratings scope of a server (all servers for a game outside one)."""
+    return GLOBAL_SCOPE if guild_id is None else guild_id

@@ -24,7 +24,14 @@ from bot.components import (
 from bot.errors import Refusal
 from bot.games.base import GameUI
 from bot.painter import Painter
-from bot.ratings import ahead_of, change_text, outcome_of, streak_text
+from bot.ratings import (
+    ahead_of,
+    change_text,
+    outcome_of,
+    page_bounds,
+    server_scope,
+    streak_text,
+)
 from bot.replay import (
     Position,
     decision_positions,
@@ -296,8 +303,7 @@ class RecordsService:
         where_id = guild_id if scope == "server" and guild_id is not None else GLOBAL_SCOPE
         rows, total = await self.db.leaderboard(game, where_id, offset=max(page, 0) * PAGE_SIZE,
                                                 limit=PAGE_SIZE)
-        pages = max(1, -(-total // PAGE_SIZE))
-        page = min(max(page, 0), pages - 1)
+        page, pages = page_bounds(page, total, PAGE_SIZE)
         if not rows and total:  # a stale Next past the last page: show the last one
             rows, total = await self.db.leaderboard(game, where_id, offset=page * PAGE_SIZE,
                                                     limit=PAGE_SIZE)
@@ -334,7 +340,7 @@ class RecordsService:
     async def stats(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """Rating, games, wins, draws and streaks per game on this server."""
         rated = await self.db.player_ratings(
-            user.id, GLOBAL_SCOPE if guild_id is None else guild_id)
+            user.id, server_scope(guild_id))
         embed = discord.Embed(title=_("📊 {name} · this server").format(name=user.display_name),
                               colour=discord.Colour.blurple())
         by_game = {row.game: (row, rank, players) for row, rank, players in rated}
@@ -387,12 +393,11 @@ class RecordsService:
         `name` is theirs as the command saw it; a page click (None) takes the one stored with
         their games, and is refused for a member with none."""
         total = await self.db.count_games_of(member_id, guild_id=guild_id)
-        pages = max(1, -(-total // HISTORY_SIZE))
-        page = min(max(page, 0), pages - 1)
+        page, pages = page_bounds(page, total, HISTORY_SIZE)
         records = await self.db.games_of(member_id, guild_id=guild_id, limit=HISTORY_SIZE,
                                          offset=page * HISTORY_SIZE)
         changes = await self.db.rating_changes_of(
-            rated_id(member_id), GLOBAL_SCOPE if guild_id is None else guild_id,
+            rated_id(member_id), server_scope(guild_id),
             [r.id for r in records]) if records else {}
         if name is None:  # a page click: the name stored with their games
             name = next((s.display_name for r in records for s in r.seats

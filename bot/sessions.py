@@ -48,11 +48,11 @@ from bot.publisher import (
     Publisher,
     PublishFailed,
 )
+from bot.ratings import server_scope
 from bot.replies import stored_move
 from engines import GAMES, EndReason, Result
 from i18n import N_, Language, _, use_language
 from storage import (
-    GLOBAL_SCOPE,
     Database,
     GameRecord,
     GameStatus,
@@ -740,8 +740,7 @@ class GameSession:
         while it runs, when it counts for no rating, or until it is rated."""
         if self._record.status is not GameStatus.FINISHED or not self._record.rated:
             return {}
-        guild = self._record.guild_id
-        return await self.db.rating_changes(self.id, GLOBAL_SCOPE if guild is None else guild)
+        return await self.db.rating_changes(self.id, server_scope(self._record.guild_id))
 
     async def public_language(self) -> Language:
         """The language of the game's public messages and pictures: its server's."""

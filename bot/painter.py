@@ -27,6 +27,7 @@ from engines import GAMES
 from i18n import current_language
 from renderers import render
 from renderers.animation import MAX_WIDTH, FittedAnimation, fitting_animation
+from renderers.chart import RatingChartView, render_rating_chart
 from renderers.encoding import adopt_palettes, chosen_palettes
 
 View = Mapping[str, object]
@@ -51,6 +52,10 @@ class Painter(Protocol):
                      names: Sequence[str], *, limit: int) -> FittedAnimation:
         """The GIF of `pictures` (view and highlight), each over its caption, in at most
         `limit` bytes (see `draw_replay`)."""
+        ...
+
+    async def chart(self, view: RatingChartView) -> bytes:
+        """PNG bytes of a member's rating chart (see `renderers.chart`)."""
         ...
 
     def close(self) -> None:
@@ -237,6 +242,10 @@ class ProcessPainter:
                                        list(captions), list(names), limit=limit,
                                        language=current_language().value), replay=True)
 
+    async def chart(self, view: RatingChartView) -> bytes:
+        """Draw a rating chart in a worker process, as a board is."""
+        return await self._run(partial(render_rating_chart, view))
+
     async def _run(self, job: Callable[[], T], *, replay: bool = False) -> T:
         """Hand `job` to a worker; if the worker died (killed, out of memory), replace it and
         hand the job to the new one."""
@@ -287,6 +296,10 @@ class ThreadPainter:
         """Make the GIF in a thread, in the current language."""
         return await asyncio.to_thread(draw_replay, pictures, captions, names, limit=limit,
                                        language=current_language().value)
+
+    async def chart(self, view: RatingChartView) -> bytes:
+        """Draw a rating chart in a thread."""
+        return await asyncio.to_thread(render_rating_chart, view)
 
     def close(self) -> None:
         """Nothing to stop."""

@@ -12,12 +12,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from babel.dates import format_date
 from discord.utils import escape_markdown
 from openskill.models import PlackettLuce
 
 from bot.ai_players import rated_id
-from i18n import _, ngettext
-from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingChange, RatingRow
+from i18n import _, current_language, ngettext
+from renderers.chart import RatingChartView
+from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingChange, RatingPoint, RatingRow
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
@@ -56,6 +58,25 @@ def changes_line(seats: Sequence[tuple[int, str]], changes: Mapping[int, RatingC
         seen.add(who)
         parts.append(f"{escape_markdown(name)} {change_text(change)}")
     return _("📈 Ratings: {changes}").format(changes=" · ".join(parts)) if parts else ""
+
+
+CHART_GAMES = 200
+"""Rated games a rating chart shows at most: the last ones (beyond, a game is under a pixel)."""
+
+
+def chart_view(points: Sequence[RatingPoint]) -> RatingChartView:
+    """The rating chart of `points` (a member's last rated games of one game, in order): the
+    rating before the first, then after each, with the first and last dates in the current
+    language."""
+    if not points:
+        raise ValueError("a rating chart needs at least one rated game")
+    first = points[0]
+    language = current_language().value
+    return RatingChartView(
+        ratings=[NEWCOMER_RATING if first.before is None else first.before,
+                 *(point.after for point in points)],
+        first=format_date(first.finished_at, "d MMM y", locale=language),
+        last=format_date(points[-1].finished_at, "d MMM y", locale=language))
 
 
 def streak_text(player: RatingRow) -> str:

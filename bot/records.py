@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +26,10 @@ from bot.errors import Refusal
 from bot.games.base import GameUI
 from bot.painter import Painter
 from bot.ratings import (
+    CHART_GAMES,
     ahead_of,
     change_text,
+    chart_view,
     outcome_of,
     page_bounds,
     server_scope,
@@ -58,6 +61,7 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
 """Players per leaderboard page."""
+CHART_FILENAME = "rating.png"
 
 HISTORY_SIZE = 10
 """Games listed by `/history`."""
@@ -354,10 +358,36 @@ class RecordsService:
                                   "yet.").format(name=user.display_name)
         return embed
 
+    async def game_stats(self, user: discord.abc.User, guild_id: int | None,
+                         game: str) -> tuple[discord.Embed, discord.File | None]:
+        """One game's rating, rank and results on this server, with the chart of the rating
+        after each of the member's last rated games there (none before a first one)."""
+        scope = server_scope(guild_id)
+        rated = {row.game: (row, rank, players)
+                 for row, rank, players in await self.db.player_ratings(user.id, scope)}
+        points = await self.db.rating_history(user.id, scope, game, limit=CHART_GAMES)
+        embed = discord.Embed(title=_("📊 {name} · {game} · this server").format(
+            name=user.display_name, game=game_name(game)), colour=discord.Colour.blurple())
+        if game not in rated:
+            embed.description = _("{name} has not finished a rated game of {game} on this "
+                                  "server yet.").format(name=user.display_name,
+                                                        game=game_name(game))
+            return embed, None
+        embed.description = _stats_field(*rated[game])
+        if not points:  # rated before each game's change was kept
+            return embed, None
+        png = await self.painter.chart(chart_view(points))
+        embed.set_image(url=f"attachment://{CHART_FILENAME}")
+        embed.set_footer(text=ngettext(
+            "Rating after the last rated game here.",
+            "Rating after each of the last {n} rated games here, the oldest on the left.",
+            len(points)).format(n=len(points)))
+        return embed, discord.File(io.BytesIO(png), filename=CHART_FILENAME)
+
     async def head_to_head(self, first: discord.abc.User, second: discord.abc.User,
-                           guild_id: int | None) -> discord.Embed:
-        """Who finished ahead of whom, game by game, in the games two members both played
-        on this server (rated or not)."""
+                           guild_id: int | None, only: str | None = None) -> discord.Embed:
+        """Who finished ahead of whom, game by game (or in the game `only`), in the games two
+        members both played on this server (rated or not)."""
         if first.id == second.id:
             raise Refusal(_("Pick someone else to compare {name} with.").format(
                 name=first.display_name))
@@ -369,14 +399,18 @@ class RecordsService:
         by_game: dict[str, list[GameSummary]] = {}
         for game in games:
             by_game.setdefault(game.game, []).append(game)
-        for game_id in self.uis:
+        for game_id in self.uis if only is None else [only]:
             if game_id in by_game:
                 played = by_game[game_id]
                 embed.add_field(
                     name=f"{game_name(game_id)} · {games_text(len(played))}", inline=False,
                     value=head_to_head_field(played, (first.id, first.display_name),
                                              (second.id, second.display_name)))
-        if not embed.fields:
+        if not embed.fields and only is not None:
+            embed.description = _("{first} and {second} have not finished a game of {game} "
+                                  "together on this server yet.").format(
+                first=first.display_name, second=second.display_name, game=game_name(only))
+        elif not embed.fields:
             embed.description = _("{first} and {second} have not finished a game together on "
                                   "this server yet.").format(first=first.display_name,
                                                              second=second.display_name)

@@ -30,6 +30,7 @@ from storage.models import (
     MoveRecord,
     NewTimer,
     RatingChange,
+    RatingPoint,
     RatingRow,
     RunningGame,
     Seat,
@@ -43,6 +44,7 @@ from storage.rows import (
     as_move,
     as_rating,
     as_rating_change,
+    as_rating_point,
     as_record,
     as_summary,
     as_timer,
@@ -624,6 +626,19 @@ class Database(ABC):
                AND game_id IN (SELECT value FROM json_each(?))""",
             (player_id, scope, Values(list(game_ids))))
         return {int(row["game_id"]): as_rating_change(row) for row in rows}
+
+    async def rating_history(self, player_id: int, scope: int, game: str, *,
+                             limit: int) -> list[RatingPoint]:
+        """A player's rating after each of their last `limit` rated games of `game` in
+        `scope`, in the order they were rated (games rated before changes were kept have
+        none)."""
+        rows = await self._fetch(
+            """SELECT c.game_id, c.rating_before, c.rating_after, g.finished_at
+               FROM rating_changes c JOIN games g ON g.id = c.game_id
+               WHERE c.player_id = ? AND c.scope = ? AND g.game = ?
+               ORDER BY g.finished_at DESC, g.id DESC LIMIT ?""",
+            (player_id, scope, game, limit))
+        return [as_rating_point(row) for row in reversed(rows)]
 
     async def player_ratings(self, player_id: int, scope: int) -> list[tuple[RatingRow, int, int]]:
         """A player's rating in each game of `scope`, with their rank (1 is best) and the

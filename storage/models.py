@@ -259,6 +259,18 @@ class RatingChange:
     after: float
 
 
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's displayed rating after one rated game, in one scope (a point of their
+    rating chart)."""
+
+    game_id: int
+    finished_at: datetime
+    before: float | None
+    """None: the game was their first of its kind in that scope."""
+    after: float
+
+
 @dataclass
 class ChallengeRecord:
     """An open or answered challenge."""

@@ -15,6 +15,7 @@ from storage.models import (
     MoveKind,
     MoveRecord,
     RatingChange,
+    RatingPoint,
     RatingRow,
     Seat,
     Timer,
@@ -118,6 +119,15 @@ def as_rating_change(row: Row) -> RatingChange:
     """A `rating_changes` row as a change."""
     return RatingChange(player_id=int(row["player_id"]), before=row["rating_before"],
                         after=row["rating_after"])
+
+
+def as_rating_point(row: Row) -> RatingPoint:
+    """A `rating_changes` row joined with its game's `finished_at`, as a chart point."""
+    finished_at = parse_time(row["finished_at"])
+    if finished_at is None:
+        raise ValueError(f"rated game {row['game_id']} has no finish time")
+    return RatingPoint(game_id=int(row["game_id"]), finished_at=finished_at,
+                       before=row["rating_before"], after=row["rating_after"])
 
 
 def as_record(row: Row, seats: list[Seat]) -> GameRecord:

@@ -51,20 +51,35 @@ class Records(commands.Cog):
 
     @app_commands.command(name="stats", description=N_("A member's ratings and results"))
     @app_commands.describe(member=N_("Whose stats (default: yours)"),
-                           versus=N_("Another member: results against each other"))
+                           versus=N_("Another member: results against each other"),
+                           game=N_("One game only, with the rating's chart"))
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction, member: discord.User | None = None,
-                    versus: discord.User | None = None) -> None:
-        """Rating, games, wins, draws and streaks per game on this server; with `versus`,
-        the two members' results against each other."""
+                    versus: discord.User | None = None, game: str | None = None) -> None:
+        """Rating, games, wins, draws and streaks per game on this server; with `game`, that
+        game only, with the chart of the rating; with `versus`, the two members' results
+        against each other (in `game` only, if given)."""
         whose = member or interaction.user
+        quiet = discord.AllowedMentions.none()
         with use_language(await public_language(interaction)):
             if versus is not None:
-                embed = await self.records.head_to_head(whose, versus, interaction.guild_id)
-            else:
+                embed = await self.records.head_to_head(whose, versus, interaction.guild_id,
+                                                        game)
+            elif game is None:
                 embed = await self.records.stats(whose, interaction.guild_id)
-        await interaction.response.send_message(embed=embed,
-                                                allowed_mentions=discord.AllowedMentions.none())
+            else:
+                # The chart is drawn by the painter, which may have boards in hand: answer
+                # Discord at once, as /replay does, and post the stats when drawn.
+                await interaction.response.defer()
+                embed, chart = await self.records.game_stats(whose, interaction.guild_id, game)
+                if chart is None:
+                    await interaction.followup.send(embed=embed, allowed_mentions=quiet)
+                else:
+                    await interaction.followup.send(embed=embed, file=chart,
+                                                    allowed_mentions=quiet)
+                return
+        await interaction.response.send_message(embed=embed, allowed_mentions=quiet)
 
     @app_commands.command(name="history", description=N_("A member's latest games"))
     @app_commands.describe(member=N_("Whose games (default: yours)"))

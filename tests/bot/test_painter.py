@@ -15,6 +15,7 @@ from bot.replay import fitting_gif, replay_pictures
 from engines import GAMES
 from i18n import Language, use_language
 from renderers import render
+from renderers.chart import RatingChartView, render_rating_chart
 from tests.replay_games import random_game
 from tests.waiting import eventually
 
@@ -31,6 +32,16 @@ async def test_a_worker_process_draws_the_same_board_and_preview_as_the_renderer
     assert board == render(state.view(None), None, names=["Alice", "Bob"])
     assert preview == render(state.view(0), move, preview=True, names=["Alice", "Bob"])
     assert board != preview
+
+
+async def test_a_rating_chart_is_drawn_in_a_worker_process_as_the_renderer_draws_it() -> None:
+    view = RatingChartView(ratings=[0.0, 1.4, 0.9], first="26 Nov 2026", last="27 Nov 2026")
+    painter = ProcessPainter(1)
+    try:
+        assert await painter.chart(view) == render_rating_chart(view)
+    finally:
+        painter.close()
+    assert await ThreadPainter().chart(view) == render_rating_chart(view)
 
 
 async def test_a_thread_painter_draws_in_the_bots_process() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from bot.ai_players import ai_user_id, rated_id
 from bot.ratings import (
@@ -11,13 +13,15 @@ from bot.ratings import (
     ahead_of,
     change_text,
     changes_line,
+    chart_view,
     compute_ratings,
     leaderboard,
     outcome_of,
     page_of,
     ranks_of,
 )
-from storage import GameRecord, GameStatus, RatingChange, Seat
+from i18n import Language, use_language
+from storage import GameRecord, GameStatus, RatingChange, RatingPoint, Seat
 
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 NAMES = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave"}
@@ -143,3 +147,25 @@ def test_who_left_a_game_finished_behind_whatever_the_ai_did_for_them() -> None:
     game = finished(1, [1, 2, 3], [0], scores=[9, 5, 7])
     game.seats[0] = replace(game.seats[0], stand_in="medium")  # Alice left; the AI won
     assert ahead_of(game, 2, 1) == 1 and ahead_of(game, 3, 1) == 1
+
+
+def test_a_rating_chart_starts_from_a_newcomers_rating_then_each_game_after() -> None:
+    points = [RatingPoint(1, NOW, None, 1.5), RatingPoint(2, NOW + timedelta(days=5), 1.5, 0.8)]
+    view = chart_view(points)
+    assert view["ratings"] == [NEWCOMER_RATING, 1.5, 0.8]
+    assert (view["first"], view["last"]) == ("22 Nov 2026", "27 Nov 2026")
+
+
+def test_a_chart_of_the_last_games_starts_from_the_rating_before_the_first_shown() -> None:
+    assert chart_view([RatingPoint(7, NOW, 12.25, 13.0)])["ratings"] == [12.25, 13.0]
+
+
+def test_a_rating_charts_dates_are_in_the_current_language() -> None:
+    with use_language(Language.FR):
+        view = chart_view([RatingPoint(1, NOW, None, 1.5)])
+    assert view["last"] == "22 nov. 2026"
+
+
+def test_no_rating_chart_without_a_rated_game() -> None:
+    with pytest.raises(ValueError, match="at least one rated game"):
+        chart_view([])

@@ -17,6 +17,7 @@ from storage import (
     MoveKind,
     NewMove,
     RatingChange,
+    RatingPoint,
     RatingRow,
     Seat,
 )
@@ -39,11 +40,11 @@ def count_wins(game: GameSummary, scope: int,
 
 
 async def finish(db: Database, players: list[int], winner: int, *, guild_id: int | None = 1,
-                 at: datetime = NOW) -> int:
+                 at: datetime = NOW, game: str = "qawale") -> int:
     """Create and finish a two-player game; `winner` is a seat."""
-    state = GAMES["qawale"].new_state(2).dump()
+    state = GAMES[game].new_state(2).dump()
     record = await db.create_game(
-        game="qawale", guild_id=guild_id, channel_id=10, parent_id=5,
+        game=game, guild_id=guild_id, channel_id=10, parent_id=5,
         seats=[Seat(i, user, f"P{user}") for i, user in enumerate(players)], options={},
         rng_seed=1, state=state, now=at)
     await db.record_moves(record.id, 0, [NewMove(winner, players[winner], MoveKind.PLAYER, "x")],
@@ -87,6 +88,27 @@ async def test_a_players_rating_changes_are_read_for_the_games_asked_only(rated_
     assert await rated_db.rating_changes_of(100, 1, [first, second, 999]) == {
         first: RatingChange(100, None, 0.0), second: RatingChange(100, 0.0, 1.0)}
     assert await rated_db.rating_changes_of(100, 1, []) == {}
+
+
+async def test_a_players_rating_history_is_their_last_rated_games_of_one_game_in_one_scope(
+    rated_db,
+) -> None:
+    early = await finish(rated_db, [200, 100], winner=1, at=NOW + timedelta(hours=1))
+    late = await finish(rated_db, [100, 200], winner=0, at=NOW + timedelta(hours=2))
+    await finish(rated_db, [100, 200], winner=0, at=NOW + timedelta(hours=3), game="graps")
+    await finish(rated_db, [100, 300], winner=0, at=NOW + timedelta(hours=4), guild_id=2)
+    last = await finish(rated_db, [300, 100], winner=0, at=NOW + timedelta(hours=5))
+
+    history = await rated_db.rating_history(100, 1, "qawale", limit=10)
+    assert history == [
+        RatingPoint(early, NOW + timedelta(hours=1), None, 1.0),
+        RatingPoint(late, NOW + timedelta(hours=2), 1.0, 2.0),
+        RatingPoint(last, NOW + timedelta(hours=5), 2.0, 2.0)]
+    assert [p.game_id for p in await rated_db.rating_history(100, 1, "qawale", limit=2)] == [
+        late, last], "the last games, oldest first"
+    assert len(await rated_db.rating_history(100, GLOBAL_SCOPE, "qawale", limit=10)) == 4
+    assert await rated_db.rating_history(100, 1, "granat", limit=10) == []
+    assert await rated_db.rating_history(999, 1, "qawale", limit=10) == []
 
 
 async def test_a_server_game_counts_on_its_server_and_globally_a_dm_game_only_globally(

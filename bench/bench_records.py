@@ -1,5 +1,5 @@
-"""On-demand benchmark: records (`/leaderboard`, a page click, `/stats`, `/history`, `/replay`
-suggestions, `/mygames`) at 100,000 finished games.
+"""On-demand benchmark: records (`/leaderboard`, a page click, `/stats` with and without a
+game's rating chart, `/history`, `/replay` suggestions, `/mygames`) at 100,000 finished games.
 
 Run from the repository root:
 `python bench/bench_records.py [--games N] [--running N] [--calls N]`.
@@ -8,7 +8,8 @@ a real engine state in each row) and of games in progress (10,000 by default), t
 one-off catch-up that rates a history made before the ratings table, then calls each record
 command through `RecordsService` as the bot does (embeds included) and prints p50/p99 per
 command, with the longest the event loop was blocked meanwhile (a 1 ms ticker measures its
-lateness). No assertions.
+lateness). Rating charts are drawn in a render worker process, as the bot draws them. No
+assertions.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.__main__ import settle
 from bot.games import GAME_UIS
-from bot.painter import ThreadPainter
+from bot.painter import ProcessPainter
 from bot.ratings import rate_game
 from bot.records import RecordsService
 from engines import GAMES
@@ -117,7 +118,8 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
     """Catch up the ratings, then time each record command."""
     settle()  # as `python -m bot` does before it connects
     db = await Database.open(f"sqlite:///{path}", rater=rate_game)
-    records = RecordsService(db, GAME_UIS, ThreadPainter())
+    painter = ProcessPainter(1)
+    records = RecordsService(db, GAME_UIS, painter)
     start = time.perf_counter()
     rated = await records.catch_up()
     print(f"catch-up of a history made before the ratings table: {rated} games in "
@@ -131,6 +133,8 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         "leaderboard page click": lambda i: records.leaderboard(
             "qawale", "global", None, 1 + i % 40),
         "/stats": lambda i: records.stats(members[i], members[i].id // 100),
+        "/stats game: (with chart)": lambda i: records.game_stats(
+            members[i], members[i].id // 100, "kraut_ruben"),
         "/stats versus": lambda i: records.head_to_head(
             members[i], Member(members[i].id + 1), members[i].id // 100),
         "/history": lambda i: records.history(members[i].id, members[i].display_name,
@@ -150,6 +154,7 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         await watcher
         p99 = statistics.quantiles(times, n=100)[98]
         print(f"{name:<28}{statistics.median(times):8.1f}{p99:8.1f}{worst[0]:17.1f}")
+    painter.close()
     await db.close()
 
 

@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 10
 """Players per leaderboard page."""
 CHART_FILENAME = "rating.png"
+"""The rating chart's attachment (`/stats game:`)."""
 
 HISTORY_SIZE = 10
 """Games listed by `/history`."""
@@ -365,7 +366,6 @@ class RecordsService:
         scope = server_scope(guild_id)
         rated = {row.game: (row, rank, players)
                  for row, rank, players in await self.db.player_ratings(user.id, scope)}
-        points = await self.db.rating_history(user.id, scope, game, limit=CHART_GAMES)
         embed = discord.Embed(title=_("📊 {name} · {game} · this server").format(
             name=user.display_name, game=game_name(game)), colour=discord.Colour.blurple())
         if game not in rated:
@@ -374,6 +374,7 @@ class RecordsService:
                                                         game=game_name(game))
             return embed, None
         embed.description = _stats_field(*rated[game])
+        points = await self.db.rating_history(user.id, scope, game, limit=CHART_GAMES)
         if not points:  # rated before each game's change was kept
             return embed, None
         png = await self.painter.chart(chart_view(points))

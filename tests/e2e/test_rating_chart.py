@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from tests.e2e.helpers import challenge_and_accept
+from tests.e2e.helpers import bot_of, challenge_and_accept
 from tests.e2e.test_french_core import french_server_game, last_board
 
 
@@ -66,3 +66,15 @@ async def test_a_french_server_shows_one_games_stats_in_french(env) -> None:
     assert embed.title == "📊 Alice · Qawale · ce serveur"
     assert embed.footer.text == "Cote après la dernière partie classée ici."
     assert shown.response.attachments[0].filename == "rating.png"
+
+
+async def test_games_rated_before_their_changes_were_kept_show_the_stats_without_a_chart(
+    env, world
+) -> None:
+    await resigned(env, world, world.alice, world.bob)
+    async with bot_of(env).db.transaction() as tx:  # as migration 9 found older games
+        await tx.execute("DELETE FROM rating_changes")
+    shown = await world.alice.slash(world.channel, "stats", game="qawale")
+    [embed] = shown.response.embeds
+    assert "1 game · 1 win" in embed.description
+    assert not shown.response.attachments and not embed.image and not embed.footer.text

@@ -63,7 +63,9 @@ def build(path: Path, games: int, running: int, rng: random.Random) -> None:
         game = ids[number % len(ids)]
         engine = GAMES[game]
         size = rng.randint(engine.min_players, min(engine.max_players, 4))
-        guild = 1 + number % SERVERS
+        # Every server plays every game (a guild taken from `number % SERVERS` alone would
+        # pair each server with one game, since both follow `number`).
+        guild = 1 + (number // len(ids)) % SERVERS
         # Members mostly play on their own server: ids grouped by server.
         pool = range(guild * 100, guild * 100 + MEMBERS // SERVERS)
         people = rng.sample(pool, size)

@@ -132,6 +132,25 @@ class ChallengeService:
         self._rematches: dict[int, int] = {}
         """Finished game → the rematch challenge offered for it (one at a time)."""
 
+    # -- the server's clock --------------------------------------------------------------
+
+    async def server_clock(self, guild_id: int) -> Clock:
+        """The clock a server gives new games (`/settings clock:`), else `DEFAULT_CLOCK`."""
+        stored = await self.db.server_clock(guild_id)
+        try:
+            return Clock(stored) if stored else DEFAULT_CLOCK
+        except ValueError:  # a clock a later version stored, and this one lacks
+            return DEFAULT_CLOCK
+
+    async def set_server_clock(self, guild_id: int, clock: str) -> None:
+        """Choose the clock a server gives new games."""
+        await self.db.set_server_clock(guild_id, clock_name(clock))
+
+    async def clock_for(self, guild_id: int, chosen: str | None) -> str:
+        """A new challenge's clock: the one chosen (a Refusal for an unknown one), else its
+        server's."""
+        return clock_name(chosen) if chosen is not None else await self.server_clock(guild_id)
+
     # -- opening -----------------------------------------------------------------------
 
     async def open(
@@ -141,7 +160,7 @@ class ChallengeService:
         opponents: discord.Member | Sequence[discord.Member],
         options: dict[str, object] | None = None,
         level: str = DEFAULT_LEVEL,
-        clock: str = DEFAULT_CLOCK,
+        clock: str | None = None,
     ) -> None:
         """Post a challenge with Accept and Decline, or refuse privately with the reason.
 
@@ -185,6 +204,7 @@ class ChallengeService:
                                 opponents=game.min_players - 1))
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
+        time_control = await self.clock_for(channel.guild.id, clock)
 
         now = utcnow()
         names = {challenger.id: challenger.display_name}
@@ -194,7 +214,7 @@ class ChallengeService:
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
                 player_names=names, options=resolved, now=now,
-                expires_at=now + CHALLENGE_TIMEOUT, clock=clock_name(clock),
+                expires_at=now + CHALLENGE_TIMEOUT, clock=time_control,
             )
         embed, view = await self._shown(challenge)
         await interaction.response.send_message(
@@ -210,7 +230,7 @@ class ChallengeService:
         interaction: Interaction,
         game_id: str,
         options: dict[str, object] | None = None,
-        clock: str = DEFAULT_CLOCK,
+        clock: str | None = None,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down."""
         host = interaction.user
@@ -218,13 +238,14 @@ class ChallengeService:
         self._playable_entry(game_id)
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
+        time_control = await self.clock_for(channel.guild.id, clock)
         now = utcnow()
         async with write_budget():
             lobby = await self.db.create_challenge(
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
                 options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
-                clock=clock_name(clock),
+                clock=time_control,
             )
         embed, view = await self._shown(lobby)
         await interaction.response.send_message(embed=embed, view=view)
@@ -504,7 +525,7 @@ class ChallengeService:
 
     async def start_against_ai(
         self, interaction: Interaction, game_id: str, level: str, options: dict[str, object],
-        clock: str = DEFAULT_CLOCK,
+        clock: str | None = None,
     ) -> None:
         """A member against the AI: no one to wait for, the game starts at once."""
         channel = host_channel(interaction, "games")
@@ -516,11 +537,12 @@ class ChallengeService:
                                 game=game.name, players=game.min_players))
         resolved = self.resolve_options(game_id, options)
         await self.check_can_host(channel)
+        time_control = await self.clock_for(channel.guild.id, clock)
         await interaction.response.defer()
         players = [(interaction.user.id, interaction.user.display_name),
                    (ai_user_id(level, 0), ai_name(level))]
         record, home = await self._create_game(channel, game_id, players, resolved,
-                                               clock_name(clock))
+                                               time_control)
         title = game_title(record.game, [seat.display_name for seat in record.seats])
         with use_language(await self.server_language(channel.guild.id)):
             where = home.mention if home.id != channel.id else _("this channel")

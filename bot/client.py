@@ -166,7 +166,7 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(Lobby(self.challenges))
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
-        await self.add_cog(PlayerSettings(self.deadlines, self.languages))
+        await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)

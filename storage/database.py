@@ -447,6 +447,19 @@ class Database(ABC):
                ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language""",
             (guild_id, language))
 
+    async def server_clock(self, guild_id: int) -> str | None:
+        """The clock a server gives new games when a challenge picks none, or None."""
+        rows = await self._fetch("SELECT default_clock FROM server_settings WHERE guild_id = ?",
+                                 (guild_id,))
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def set_server_clock(self, guild_id: int, clock: str) -> None:
+        """Remember a server's clock for new games."""
+        await self._write(
+            """INSERT INTO server_settings (guild_id, default_clock) VALUES (?, ?)
+               ON CONFLICT (guild_id) DO UPDATE SET default_clock = excluded.default_clock""",
+            (guild_id, clock))
+
     async def member_locale(self, user_id: int) -> str | None:
         """A member's last known Discord locale, or None."""
         rows = await self._fetch("SELECT locale FROM player_settings WHERE user_id = ?",

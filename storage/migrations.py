@@ -228,6 +228,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX rating_changes_by_player ON rating_changes (player_id, scope)",
         ),
     ),
+    Migration(
+        10,
+        "each server's clock for new games (`/settings clock:`)",
+        ("ALTER TABLE server_settings ADD COLUMN default_clock TEXT",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -249,7 +254,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
     "player_settings": ("user_id", "dm_reminders", "locale"),
-    "server_settings": ("guild_id", "language"),
+    "server_settings": ("guild_id", "language", "default_clock"),
     "ratings": (
         "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",
         "wins", "draws", "losses", "streak", "best_streak",

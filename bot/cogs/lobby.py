@@ -8,7 +8,6 @@ from discord.ext import commands
 
 from bot.ai_players import DEFAULT_LEVEL
 from bot.challenges import ChallengeService
-from bot.clock import DEFAULT_CLOCK
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
 from bot.components import ShareButton
@@ -16,7 +15,8 @@ from bot.guide import games_embed, help_embed, rules_embed
 from bot.replies import Interaction
 from i18n import N_
 
-CLOCK_HELP = N_("Time per move; when it runs out the others may claim the win (default Daily)")
+CLOCK_HELP = N_("Time per move; when it runs out the others may claim the win (default: this "
+                "server's)")
 WHICH_GAME = N_("Which game")
 
 
@@ -66,7 +66,7 @@ class Lobby(commands.Cog):
         opponent3: discord.Member | None = None,
         opponent4: discord.Member | None = None,
         level: str = DEFAULT_LEVEL,
-        clock: str = DEFAULT_CLOCK,
+        clock: str | None = None,
         **options: object,
     ) -> None:
         """Post a challenge the opponents can accept or decline (or play the AI at once)."""
@@ -85,7 +85,7 @@ class Lobby(commands.Cog):
         clock=CLOCK_HELP,
     )
 
-    async def _lobby(self, interaction: Interaction, game: str, clock: str = DEFAULT_CLOCK,
+    async def _lobby(self, interaction: Interaction, game: str, clock: str | None = None,
                      **options: object) -> None:
         """Post a table with Join, Leave and Start; the host starts it when enough joined."""
         await self.challenges.open_lobby(interaction, game, engine_options(game, options),

@@ -91,6 +91,18 @@ async def test_dm_reminders_are_on_until_a_member_turns_them_off(db: Database) -
     assert await db.dm_reminders(100)
 
 
+async def test_a_servers_clock_for_new_games_is_kept_beside_its_language(db: Database) -> None:
+    assert await db.server_clock(1) is None
+    await db.set_server_language(1, "fr")
+    await db.set_server_clock(1, "live")
+    await db.set_server_clock(2, "relaxed")
+    await db.set_server_clock(1, "none")
+    assert (await db.server_clock(1), await db.server_clock(2)) == ("none", "relaxed")
+    assert await db.server_language(1) == "fr", "setting the clock keeps the language"
+    await db.set_server_language(2, "en")
+    assert await db.server_clock(2) == "relaxed", "and setting the language keeps the clock"
+
+
 async def test_a_process_finds_only_the_timers_of_its_own_shards_servers(db: Database) -> None:
     state = GAMES["qawale"].new_state(2)
     games = {}

@@ -357,6 +357,8 @@ class RecordsService:
         if not embed.fields:
             embed.description = _("{name} has not finished a rated game on this server "
                                   "yet.").format(name=user.display_name)
+        else:
+            embed.set_footer(text=_("Add game: to see one game's rating over time."))
         return embed
 
     async def game_stats(self, user: discord.abc.User, guild_id: int | None,

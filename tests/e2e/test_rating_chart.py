@@ -37,6 +37,9 @@ async def test_stats_for_one_game_shows_its_rating_and_a_chart_of_each_rated_gam
     assert attachment.filename == "rating.png"
     chart = Image.open(io.BytesIO(await attachment.read()))
     assert chart.format == "PNG" and chart.size == (800, 420)
+    every_game = await world.carol.slash(world.channel, "stats", member=world.alice)
+    assert every_game.response.embeds[0].footer.text == (
+        "Add game: to see one game's rating over time."), "/stats says where the chart is"
 
 
 async def test_stats_for_a_game_not_played_yet_says_so_without_a_chart(env, world) -> None:

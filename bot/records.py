@@ -376,6 +376,10 @@ class RecordsService:
                                                         game=game_name(game))
             return embed, None
         embed.description = _stats_field(*rated[game])
+        best = await self.db.best_rating(user.id, scope, game)
+        if best is not None:
+            embed.description += "\n" + _("Best rating: **{rating}** ({date})").format(
+                rating=f"{best.after:.1f}", date=discord.utils.format_dt(best.finished_at, "d"))
         points = await self.db.rating_history(user.id, scope, game, limit=CHART_GAMES)
         if not points:  # rated before each game's change was kept
             return embed, None

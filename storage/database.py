@@ -653,6 +653,17 @@ class Database(ABC):
             (player_id, scope, game, limit))
         return [as_rating_point(row) for row in reversed(rows)]
 
+    async def best_rating(self, player_id: int, scope: int, game: str) -> RatingPoint | None:
+        """The rated game of `game` in `scope` that left a player with their highest rating
+        (the earliest such game on a tie), or None when no change of theirs was kept."""
+        rows = await self._fetch(
+            """SELECT c.game_id, c.rating_before, c.rating_after, g.finished_at
+               FROM rating_changes c JOIN games g ON g.id = c.game_id
+               WHERE c.player_id = ? AND c.scope = ? AND g.game = ?
+               ORDER BY c.rating_after DESC, g.finished_at, g.id LIMIT 1""",
+            (player_id, scope, game))
+        return as_rating_point(rows[0]) if rows else None
+
     async def player_ratings(self, player_id: int, scope: int) -> list[tuple[RatingRow, int, int]]:
         """A player's rating in each game of `scope`, with their rank (1 is best) and the
         number of players ranked there."""

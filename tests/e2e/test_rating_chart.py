@@ -4,6 +4,7 @@ rated game; `/stats versus: game:` narrows the head-to-head to that game."""
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
@@ -30,6 +31,9 @@ async def test_stats_for_one_game_shows_its_rating_and_a_chart_of_each_rated_gam
     assert embed.title == "📊 Alice · Qawale · this server"
     assert "3 games · 2 wins · 1 loss" in embed.description
     assert "Rating **" in embed.description and "Streak: 1 win" in embed.description
+    rating = float(re.search(r"Rating \*\*(-?[\d.]+)\*\*", embed.description).group(1))
+    best = re.search(r"\nBest rating: \*\*(-?[\d.]+)\*\* \(<t:\d+:d>\)", embed.description)
+    assert best and float(best.group(1)) >= rating, "the best is at least the rating now"
     assert embed.image.url == "attachment://rating.png"
     assert embed.footer.text == ("Rating after each of the last 3 rated games here, the "
                                  "oldest on the left.")
@@ -68,6 +72,7 @@ async def test_a_french_server_shows_one_games_stats_in_french(env) -> None:
     [embed] = shown.response.embeds
     assert embed.title == "📊 Alice · Qawale · ce serveur"
     assert embed.footer.text == "Cote après la dernière partie classée ici."
+    assert "\nMeilleure cote : **" in embed.description
     assert shown.response.attachments[0].filename == "rating.png"
 
 

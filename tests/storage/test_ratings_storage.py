@@ -109,6 +109,8 @@ async def test_a_players_rating_history_is_their_last_rated_games_of_one_game_in
     assert len(await rated_db.rating_history(100, GLOBAL_SCOPE, "qawale", limit=10)) == 4
     assert await rated_db.rating_history(100, 1, "granat", limit=10) == []
     assert await rated_db.rating_history(999, 1, "qawale", limit=10) == []
+    assert await rated_db.best_rating(100, 1, "qawale") == history[1], "the first time at 2.0"
+    assert await rated_db.best_rating(100, 1, "granat") is None
 
 
 async def test_a_server_game_counts_on_its_server_and_globally_a_dm_game_only_globally(

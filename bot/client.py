@@ -163,7 +163,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.backups = backup_schedule(self.settings)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
-        await self.add_cog(Lobby(self.challenges))
+        await self.add_cog(Lobby(self.challenges, self.painter))
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges))

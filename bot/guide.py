@@ -3,12 +3,15 @@ rules, as embeds.
 
 They are built here (not in the cog) because the Share button posts the same embed again,
 from the router, after a restart as well. Both are written in the current language: the
-member's for the private answer, the server's for a shared copy. The games' texts (`pitch`,
-`rules`, `players`) are marked where they are defined and translated here, as shown.
+member's for the private answer, the server's for a shared copy. Under a game's rules comes
+a picture of its starting position, drawn by the painter in that language too. The games'
+texts (`pitch`, `rules`, `players`) are marked where they are defined and translated here,
+as shown.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 
 import discord
@@ -16,11 +19,16 @@ import discord
 from bot.errors import Refusal
 from bot.games import GAME_UIS
 from bot.games.base import players_text
+from bot.painter import Painter
 from engines import GAMES
 from i18n import N_, _
+from renderers.encoding import seeded_position
 
 GAME_NAME_SHOWN = 50
 """Characters of an unknown game's name repeated in a refusal."""
+
+START_PICTURE = "start.png"
+"""The attachment showing a game's starting position under its rules."""
 
 
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -71,3 +79,21 @@ def rules_embed(game: str) -> discord.Embed:
             game=repr(game[:GAME_NAME_SHOWN])))
     return discord.Embed(title=f"{ui.name} · {_(ui.players)}", description=_(ui.rules),
                          colour=discord.Colour.blurple())
+
+
+def start_view(game: str) -> Mapping[str, object]:
+    """A game's starting position with its fewest players, as everyone sees it (any deal
+    drawn with a fixed seed, so the rules always show the same picture)."""
+    engine = GAMES[game]
+    state, _last = seeded_position(engine, engine.min_players, 0, seed=1)
+    view: Mapping[str, object] = state.view(None)
+    return view
+
+
+async def with_start_picture(embed: discord.Embed, game: str,
+                             painter: Painter) -> discord.File:
+    """Draw `game`'s starting position (in the current language; the players are "Player 1",
+    "Player 2"…) and show it as `embed`'s image: the file to send with it."""
+    png = await painter.paint(start_view(game), None)
+    embed.set_image(url=f"attachment://{START_PICTURE}")
+    return discord.File(io.BytesIO(png), filename=START_PICTURE)

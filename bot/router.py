@@ -19,7 +19,7 @@ from bot.components import (
 )
 from bot.errors import Refusal
 from bot.games.common import require_player, resign_prompt
-from bot.guide import games_embed, rules_embed
+from bot.guide import games_embed, rules_embed, with_start_picture
 from bot.records import RecordsService
 from bot.replies import Interaction
 from bot.session_manager import SessionManager
@@ -163,10 +163,16 @@ class Router:
                                                      attachments=[picture], view=frame.view)
 
     async def share(self, interaction: Interaction, request: ShareRequest) -> None:
-        """Post the list of games, or a game's rules, in the channel (in the server's language);
-        the private copy says so (in the clicker's)."""
-        with use_language(await self.challenges.server_language(interaction.guild_id)):
+        """Post the list of games, or a game's rules with its starting position, in the
+        channel (in the server's language); the private copy says so (in the clicker's)."""
+        language = await self.challenges.server_language(interaction.guild_id)
+        with use_language(language):
             embed = games_embed() if request.what == "games" else rules_embed(request.game)
         await interaction.response.edit_message(content=_("📣 Shared in the channel."), view=None)
-        await interaction.followup.send(embed=embed,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        quiet = discord.AllowedMentions.none()
+        if request.what == "games":
+            await interaction.followup.send(embed=embed, allowed_mentions=quiet)
+        else:
+            with use_language(language):  # drawn after answering: the painter may be busy
+                picture = await with_start_picture(embed, request.game, self.sessions.painter)
+            await interaction.followup.send(embed=embed, file=picture, allowed_mentions=quiet)

@@ -11,7 +11,8 @@ from bot.challenges import ChallengeService
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
 from bot.components import ShareButton
-from bot.guide import games_embed, help_embed, rules_embed
+from bot.guide import games_embed, help_embed, rules_embed, with_start_picture
+from bot.painter import Painter
 from bot.replies import Interaction
 from i18n import N_
 
@@ -30,8 +31,10 @@ def share_view(what: str, game: str = "") -> discord.ui.View:
 class Lobby(commands.Cog):
     """Finding a game and an opponent."""
 
-    def __init__(self, challenges: ChallengeService) -> None:
+    def __init__(self, challenges: ChallengeService, painter: Painter) -> None:
         self.challenges = challenges
+        self.painter = painter
+        """Draws the starting position under a game's rules."""
 
     @app_commands.command(name="help", description=N_("What the bot does and its commands"))
     async def help(self, interaction: Interaction) -> None:
@@ -53,9 +56,14 @@ class Lobby(commands.Cog):
     @app_commands.describe(game=WHICH_GAME)
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:
-        """Show one game's rules privately, with a Share button that posts them in the channel."""
-        await interaction.response.send_message(
-            embed=rules_embed(game), view=share_view("rules", game), ephemeral=True)
+        """Show one game's rules and starting position privately, with a Share button that
+        posts them in the channel."""
+        embed = rules_embed(game)  # an unknown game is refused before anything is drawn
+        # The picture comes from the painter, which may have boards in hand: answer at once.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        picture = await with_start_picture(embed, game, self.painter)
+        await interaction.followup.send(embed=embed, file=picture, view=share_view("rules", game),
+                                        ephemeral=True)
 
     async def _challenge(
         self,

@@ -6,6 +6,8 @@ import discord
 
 from bot.challenges import CHALLENGE_TIMEOUT
 from bot.games import GAME_UIS
+from bot.guide import start_view
+from renderers import render
 from storage import ChallengeStatus
 from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
 
@@ -29,11 +31,15 @@ async def test_games_marks_a_game_without_discord_controls_as_coming_soon(
     assert "Qawale (2 players)" in names
 
 
-async def test_rules_shows_a_readable_summary(env, world) -> None:
+async def test_rules_shows_a_readable_summary_over_the_starting_position(env, world) -> None:
     result = await world.alice.slash(world.channel, "rules", game="qawale")
     embed = result.response.embeds[0]
     assert embed.title.startswith("Qawale")
     assert "bottom pebble first" in embed.description
+    assert embed.image.url == "attachment://start.png"
+    [attachment] = result.response.attachments
+    assert attachment.filename == "start.png"
+    assert await attachment.read() == render(start_view("qawale")), "the game as it starts"
 
 
 async def test_challenge_posts_accept_and_decline_for_the_opponent(env, world) -> None:

@@ -6,7 +6,8 @@ import pytest
 
 from bot.components import ShareRequest
 from bot.errors import Refusal
-from bot.guide import rules_embed
+from bot.guide import rules_embed, start_view
+from renderers import render
 from tests.e2e.helpers import control_labels
 from tests.e2e.test_restart import restart
 
@@ -25,9 +26,12 @@ async def test_rules_answer_privately_and_share_posts_them_for_everyone(env, wor
     posted = _public(world.channel)
     assert len(posted) == 1 and posted[0].embeds[0].title.startswith("Granat")
     assert posted[0].embeds[0].description == rules_embed("granat").description
+    assert posted[0].embeds[0].image.url == "attachment://start.png"
+    assert [a.filename for a in posted[0].attachments] == ["start.png"]
     assert not posted[0].components  # the public copy has no button
     private = shared.response.message
     assert "Shared in the channel" in private.content and not private.components
+    assert private.embeds[0].image.url == "attachment://start.png", "the private copy keeps it"
 
 
 async def test_games_answer_privately_and_share_still_works_after_a_restart(
@@ -49,3 +53,17 @@ async def test_sharing_the_rules_of_a_game_that_does_not_exist_is_refused(env, w
 
     with pytest.raises(Refusal, match="no game called 'chess'"):
         await router.share(Interaction(), ShareRequest("rules", "chess"))
+
+
+async def test_the_rules_picture_is_in_the_askers_language_and_shared_in_the_servers(
+    env,
+) -> None:
+    guild = env.create_guild(name="Soirée jeux", preferred_locale="fr")
+    channel = guild.create_text_channel("jeux")
+    zoe = guild.add_member(env.create_user("zoe", global_name="Zoé"))  # an English client
+    asked = await zoe.slash(channel, "rules", game="kraut_ruben")
+    assert await asked.response.attachments[0].read() == render(start_view("kraut_ruben"))
+    await zoe.click(asked.response.message, label="Share")
+    [posted] = _public(channel)
+    assert await posted.attachments[0].read() == render(start_view("kraut_ruben"),
+                                                        language="fr")

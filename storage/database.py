@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from storage.errors import DatabaseUnusable
 from storage.migrations import MIGRATIONS, SCHEMA, Migration
@@ -55,6 +55,8 @@ from storage.sql import Executor, Row, Transaction, Values, Work, Written
 
 DEFAULT_DATABASE_URL = "sqlite:///data/ludotheque.db"
 
+ServerSetting = Literal["language", "default_clock"]
+"""A column of `server_settings` (a literal: it is written into the SQL)."""
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
 Connect = Callable[[str, Sequence[Migration], "Rater | None"], Awaitable["Database"]]
@@ -436,29 +438,33 @@ class Database(ABC):
 
     async def server_language(self, guild_id: int) -> str | None:
         """The language a server chose (`/settings language:`), or None."""
-        rows = await self._fetch("SELECT language FROM server_settings WHERE guild_id = ?",
-                                 (guild_id,))
-        return str(rows[0][0]) if rows and rows[0][0] else None
+        return await self._server_setting(guild_id, "language")
 
     async def set_server_language(self, guild_id: int, language: str) -> None:
         """Remember a server's language."""
-        await self._write(
-            """INSERT INTO server_settings (guild_id, language) VALUES (?, ?)
-               ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language""",
-            (guild_id, language))
+        await self._set_server_setting(guild_id, "language", language)
 
     async def server_clock(self, guild_id: int) -> str | None:
         """The clock a server gives new games when a challenge picks none, or None."""
-        rows = await self._fetch("SELECT default_clock FROM server_settings WHERE guild_id = ?",
-                                 (guild_id,))
-        return str(rows[0][0]) if rows and rows[0][0] else None
+        return await self._server_setting(guild_id, "default_clock")
 
     async def set_server_clock(self, guild_id: int, clock: str) -> None:
         """Remember a server's clock for new games."""
+        await self._set_server_setting(guild_id, "default_clock", clock)
+
+    async def _server_setting(self, guild_id: int, column: ServerSetting) -> str | None:
+        """One of a server's settings, or None when it never chose it."""
+        rows = await self._fetch(f"SELECT {column} FROM server_settings WHERE guild_id = ?",
+                                 (guild_id,))
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def _set_server_setting(self, guild_id: int, column: ServerSetting,
+                                  value: str) -> None:
+        """Set one of a server's settings, keeping the others."""
         await self._write(
-            """INSERT INTO server_settings (guild_id, default_clock) VALUES (?, ?)
-               ON CONFLICT (guild_id) DO UPDATE SET default_clock = excluded.default_clock""",
-            (guild_id, clock))
+            f"""INSERT INTO server_settings (guild_id, {column}) VALUES (?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}""",
+            (guild_id, value))
 
     async def member_locale(self, user_id: int) -> str | None:
         """A member's last known Discord locale, or None."""

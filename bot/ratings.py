@@ -12,12 +12,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from babel.dates import format_date
 from discord.utils import escape_markdown
 from openskill.models import PlackettLuce
 
 from bot.ai_players import rated_id
-from i18n import _, current_language, ngettext
+from i18n import _, ngettext, short_date
 from renderers.chart import RatingChartView
 from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingChange, RatingPoint, RatingRow
 
@@ -71,12 +70,10 @@ def chart_view(points: Sequence[RatingPoint]) -> RatingChartView:
     if not points:
         raise ValueError("a rating chart needs at least one rated game")
     first = points[0]
-    language = current_language().value
     return RatingChartView(
         ratings=[NEWCOMER_RATING if first.before is None else first.before,
                  *(point.after for point in points)],
-        first=format_date(first.finished_at, "d MMM y", locale=language),
-        last=format_date(points[-1].finished_at, "d MMM y", locale=language))
+        first=short_date(first.finished_at), last=short_date(points[-1].finished_at))
 
 
 def streak_text(player: RatingRow) -> str:

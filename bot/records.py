@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from babel.dates import format_date
 
 from bot.ai_players import rated_id
 from bot.board import EMBED_DESCRIPTION_LIMIT, channel_link, message_link
@@ -44,7 +43,7 @@ from bot.replay import (
     viewer_caption,
 )
 from engines import GAMES, EndReason
-from i18n import N_, _, current_language, ngettext
+from i18n import N_, _, ngettext, short_date
 from storage import (
     GLOBAL_SCOPE,
     Database,
@@ -146,7 +145,7 @@ def replay_choice(record: GameSummary) -> str:
     """`Qawale · Alice vs Bob · 25 Nov 2026 · #12`: a `/replay` suggestion (100 characters),
     the month in the current language."""
     when = record.finished_at or record.updated_at
-    day = format_date(when, "d MMM y", locale=current_language().value)
+    day = short_date(when)
     tail = f" · {day} · #{record.id}"
     if record.status is GameStatus.ABORTED:
         tail += f" · {_('aborted')}"

@@ -18,11 +18,13 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import date
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
 from babel import Locale
+from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -108,6 +110,11 @@ def translate(language: Language, message: str) -> str:
     return translations(language).gettext(message)
 
 
+def short_date(day: date) -> str:
+    """`27 Nov 2026` (`27 nov. 2026` in French): a day in the current language."""
+    return format_date(day, "d MMM y", locale=current_language().value)
+
+
 def language_of(locale: str | None) -> Language:
     """The language for a Discord locale (`fr`, `en-US`, ...): French for French, else English."""
     if locale and locale.split("-")[0].lower() == "fr":
@@ -127,6 +134,7 @@ __all__ = [
     "load_all",
     "ngettext",
     "set_language",
+    "short_date",
     "translate",
     "translations",
     "use_language",

@@ -10,6 +10,7 @@ import discord
 
 from bot.ai_players import is_ai
 from bot.components import GameButton
+from bot.draw_offers import DrawAction, draws_possible
 from bot.games.base import GameUI, Table, describe_options
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
@@ -86,6 +87,9 @@ def board_post(
             view.add_item(item)
         view.add_item(GameButton(table.id, None, "resign", label=leave_label(table),
                                  style=discord.ButtonStyle.secondary, emoji="🏳️", row=4))
+        if draws_possible(table.record):
+            view.add_item(GameButton(table.id, None, DrawAction.OFFER, label=_("Offer draw"),
+                                     style=discord.ButtonStyle.secondary, emoji="🤝", row=4))
     else:
         view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),
                                  style=discord.ButtonStyle.primary, emoji="🔁"))

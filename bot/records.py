@@ -232,6 +232,8 @@ def history_line(record: GameSummary, user_id: int, change: RatingChange | None 
             outcome = _("{outcome} (resignation)").format(outcome=outcome)
         elif reason == EndReason.TIMEOUT:
             outcome = _("{outcome} (on time)").format(outcome=outcome)
+        elif reason == EndReason.AGREED:
+            outcome = _("{outcome} (by agreement)").format(outcome=outcome)
         if not record.rated:
             outcome = _("{outcome} · unrated").format(outcome=outcome)
         elif change is not None:

@@ -17,6 +17,7 @@ from bot.components import (
     ReplayStep,
     ShareRequest,
 )
+from bot.draw_offers import DrawAction
 from bot.errors import Refusal
 from bot.games.common import require_player, resign_prompt
 from bot.guide import games_embed, rules_embed, with_start_picture
@@ -29,6 +30,9 @@ from storage import MoveKind
 
 TIMEOUT_CHOICES = ("claim_win", "let_ai_play", "keep_waiting")
 """What the others may do once the player to move ran out of time (two-player games)."""
+
+DRAW_ACTIONS = frozenset(DrawAction)
+"""Offer a draw, accept or decline one (`bot.draw_offers`)."""
 
 
 def plausible(record_id: int) -> bool:
@@ -67,7 +71,15 @@ class Router:
                 await session.mend_board()
             raise Refusal(session.stale_text())
         user = interaction.user.id
-        if action.action == "resign":
+        if action.action in DRAW_ACTIONS:
+            draw = DrawAction(action.action)
+            session.draw_seat(user, draw)  # refuse before answering
+            await interaction.response.defer()  # answer before writing
+            if draw is DrawAction.OFFER:
+                await session.offer_draw(user, interaction)
+            else:
+                await session.answer_draw(user, draw is DrawAction.ACCEPT, interaction)
+        elif action.action == "resign":
             require_player(session, user)
             text, view = resign_prompt(session)
             await interaction.response.send_message(text, view=view, ephemeral=True)

@@ -37,6 +37,7 @@ from bot.board import (
     why_no_board,
 )
 from bot.clock import turn_timers, utcnow
+from bot.draw_offers import DrawAction, DrawOutcome, draws_possible, offer_post, outcome_text
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, TIMED_OUT, GameUI, Notice, PrivateNote, Turn, names_text
 from bot.languages import Languages
@@ -113,6 +114,13 @@ class GameSession:
         self._timeout_choice: int | None = None
         """The message offering the choices of a timeout, while they are open (in memory: after
         a restart its buttons still refuse, they are just not removed)."""
+        self._draw_message: int | None = None
+        """The message of the standing draw offer, edited once it ends (in memory: after a
+        restart its buttons still answer, and refuse once the offer is gone)."""
+        self._draw_declined: dict[int, int] = {}
+        """Seat → the ply at which its draw offer was declined: no new offer before a move."""
+        self._offer_lapsed: int | None = None
+        """The seat whose offer the move being stored ended, for `_announce` to say so."""
         self.lock = asyncio.Lock()
         self._mender: asyncio.Task[None] | None = None
         self._shown_since: int | None = record.board_message_id
@@ -256,6 +264,98 @@ class GameSession:
         await self._store(turn, work.result())
         stored_move.set(str(applied))
         return await self._announce(turn, via)
+
+    # -- draw offers (`bot.draw_offers`) ---------------------------------------------------
+
+    def draw_seat(self, user_id: int, action: DrawAction) -> int:
+        """The seat of a player who may take this draw action now; otherwise a Refusal."""
+        if self.is_over:
+            raise GameOver(self.over_text())
+        seat = self._record.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(self.not_playing_text())
+        if not draws_possible(self._record):
+            raise Refusal(_("A draw is agreed only between two people: resign or play on."))
+        offer, other = self._record.draw_offer, self.names[1 - seat]
+        if action is DrawAction.OFFER:
+            if offer == seat:
+                raise Refusal(_("Your draw offer stands: {name} has not answered it yet.")
+                              .format(name=other))
+            if self._draw_declined.get(seat) == self.ply:
+                raise Refusal(_("{name} declined your draw offer: you may offer again once a "
+                                "move has been played.").format(name=other))
+        elif offer is None:
+            raise Refusal(_("This draw offer no longer stands: it was answered or withdrawn, "
+                            "or a move was played since."))
+        elif action is DrawAction.ACCEPT and offer == seat:
+            raise Refusal(_("This is your own offer: it is {name}'s to accept (Decline "
+                            "withdraws it).").format(name=other))
+        return seat
+
+    async def offer_draw(self, user_id: int,
+                         interaction: discord.Interaction[Any]) -> DrawOutcome:
+        """Offer the other player a draw, posted in the thread through the (answered)
+        `interaction`; when their own offer stands, that agrees the draw."""
+        async with self.lock:
+            seat = self.draw_seat(user_id, DrawAction.OFFER)
+            via = InteractionPublisher(interaction, self.publisher)
+            if self._record.draw_offer == 1 - seat:
+                return await self._agree_draw(seat, user_id, via)
+            await self._set_draw_offer(seat)
+            with use_language(await self.public_language()):
+                post = offer_post(self, seat)
+            try:
+                self._draw_message = await via.post(self._record.channel_id, post)
+            except PublishFailed:  # it stands all the same: the board's button agrees it
+                log.warning("game %s: could not post a draw offer", self.id, exc_info=True)
+            return DrawOutcome.OFFERED
+
+    async def answer_draw(self, user_id: int, accept: bool,
+                          interaction: discord.Interaction[Any]) -> DrawOutcome:
+        """Accept or decline the standing offer from its message (its maker withdraws it)."""
+        async with self.lock:
+            seat = self.draw_seat(user_id, DrawAction.ACCEPT if accept else DrawAction.DECLINE)
+            if interaction.message is not None:
+                self._draw_message = interaction.message.id
+            offerer = seat if self._record.draw_offer == seat else 1 - seat
+            via = InteractionPublisher(interaction, self.publisher)
+            if accept:
+                return await self._agree_draw(seat, user_id, via)
+            await self._set_draw_offer(None)
+            outcome = DrawOutcome.WITHDRAWN if offerer == seat else DrawOutcome.DECLINED
+            if outcome is DrawOutcome.DECLINED:
+                self._draw_declined[offerer] = self.ply
+            await self._close_offer(offerer, outcome, via)
+            return outcome
+
+    async def _set_draw_offer(self, seat: int | None) -> None:
+        """Store the standing offer (the lock is held)."""
+        if not await self.db.set_draw_offer(self.id, self.ply, seat):
+            await self._reload()  # another process wrote this game
+            raise StaleBoard(self.stale_text())
+        self._record.draw_offer = seat
+
+    async def _agree_draw(self, seat: int, user_id: int, via: Publisher) -> DrawOutcome:
+        """`seat` accepts the other's offer: the game ends drawn (the lock is held)."""
+        turn = Turn([NewMove(seat, user_id, MoveKind.DRAW, "draw")], self._state)
+        await self._store(turn, Result([0, 1], None, EndReason.AGREED))
+        await self._close_offer(1 - seat, DrawOutcome.AGREED, via)
+        await self._announce(turn, via)
+        return DrawOutcome.AGREED
+
+    async def _close_offer(self, offerer: int, outcome: DrawOutcome,
+                           via: Publisher | None = None) -> None:
+        """Say on the offer's message how it ended, without its buttons (best effort)."""
+        message, self._draw_message = self._draw_message, None
+        if message is None:
+            return
+        with use_language(await self.public_language()):
+            text = outcome_text(self, offerer, outcome)
+        try:
+            await (via or self.publisher).edit(self._record.channel_id, message,
+                                               Post(content=text))
+        except PublishFailed:
+            log.info("game %s: could not close draw offer %s", self.id, message)
 
     # -- who is still there --------------------------------------------------------------
 
@@ -493,12 +593,17 @@ class GameSession:
                 and self._record.parent_id is not None:  # only the game's own thread
             timers = [NewTimer(TimerEvent.ARCHIVE, now + self.archive_after, new_ply)]
         state = turn.state.dump()  # once: the stored and the held record are the same
+        offer = self._record.draw_offer
+        # An offer lapses when the other player decides instead of answering, when a seat
+        # goes to the AI, and at the end.
+        ends_offer = offer is not None and (result is not None or bool(stand_ins) or any(
+            move.kind is MoveKind.PLAYER and move.seat != offer for move in turn.moves))
         try:
             ply = await self.db.record_moves(
                 self.id, self.ply, turn.moves, state,
                 result=dict(result.to_dict()) if result else None, now=now,
                 deadline=deadline, timers=timers, stand_ins=stand_ins, unrated=unrated,
-                to_move=turn.state.current_player,
+                to_move=turn.state.current_player, clear_draw_offer=ends_offer,
             )
         except StaleGame as error:  # someone else wrote this game: reload, refuse
             await self._reload()
@@ -508,6 +613,10 @@ class GameSession:
         self._record.updated_at = now
         self._record.state = state
         self._record.deadline = deadline
+        if ends_offer:
+            self._record.draw_offer = None
+            if result is None:
+                self._offer_lapsed = offer
         for seat, level in (stand_ins or {}).items():
             self._record.seats[seat] = replace(self._record.seats[seat], stand_in=level)
         if unrated:
@@ -550,6 +659,9 @@ class GameSession:
         if self._timeout_choice is not None:  # the absent player came back: no choice left
             await self._retire(self._timeout_choice)
             self._timeout_choice = None
+        if self._offer_lapsed is not None:
+            offerer, self._offer_lapsed = self._offer_lapsed, None
+            await self._close_offer(offerer, DrawOutcome.LAPSED)
         language = await self.public_language()
         try:
             self._shown_since = await self.show_turn(turn, via)

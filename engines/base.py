@@ -78,6 +78,8 @@ class EndReason(StrEnum):
     """Any game: the game was called off (recorded by the bot, never by an engine)."""
     TIMEOUT = "timeout"
     """Any game: the player to move ran out of time (recorded by the bot, never by an engine)."""
+    AGREED = "agreed"
+    """Any two-player game: a draw offer was accepted (recorded by the bot, never by an engine)."""
 
     @property
     def by_a_seat(self) -> bool:

@@ -307,6 +307,7 @@ class Database(ABC):
         stand_ins: Mapping[int, str] | None = None,
         unrated: bool = False,
         to_move: int | None = None,
+        clear_draw_offer: bool = False,
     ) -> int:
         """Append moves and store the new state in one transaction; returns the new ply.
 
@@ -315,22 +316,24 @@ class Database(ABC):
         writer's thread in one round trip; any failure rolls back both. The same transaction
         sets the next turn's `deadline` and replaces the game's turn timers with `timers`
         (an ARCHIVE timer among them is added), hands the seats in `stand_ins` to the AI, and
-        with `unrated` takes the game out of the ratings. `to_move` is the seat to decide next.
+        with `unrated` takes the game out of the ratings. `to_move` is the seat to decide next;
+        `clear_draw_offer` withdraws a standing draw offer (its receiver moved, or the game ended).
         """
         stamp = now.isoformat()
         status = GameStatus.FINISHED if result is not None else GameStatus.RUNNING
         new_ply = expected_ply + len(moves)
         update = (_dumps(state), new_ply, status.value, _dumps(result) if result else None,
                   stamp, stamp if result is not None else None,
-                  None if result is not None else to_move, game_id, expected_ply,
-                  GameStatus.RUNNING.value)
+                  None if result is not None else to_move, int(clear_draw_offer), game_id,
+                  expected_ply, GameStatus.RUNNING.value)
         rows = [(game_id, expected_ply + i + 1, m.seat, m.user_id, m.kind.value, m.move, stamp)
                 for i, m in enumerate(moves)]
 
         async def write(sql: Executor) -> None:
             written = await sql.execute(
                 """UPDATE games SET state = ?, ply = ?, status = ?, result = ?, updated_at = ?,
-                                     finished_at = ?, to_move = ?
+                                     finished_at = ?, to_move = ?,
+                                     draw_offer = CASE WHEN ? = 1 THEN NULL ELSE draw_offer END
                    WHERE id = ? AND ply = ? AND status = ?""",
                 update,
             )
@@ -408,6 +411,14 @@ class Database(ABC):
         await self._write(
             "INSERT INTO timers (game_id, event, due_at, ply, seat) VALUES (?, ?, ?, ?, ?)",
             _timer_rows(game_id, [timer])[0])
+
+    async def set_draw_offer(self, game_id: int, ply: int, seat: int | None) -> bool:
+        """Make `seat`'s draw offer the standing one (None: withdraw it) while the game is
+        running at `ply`; False when it moved on meanwhile."""
+        written = await self._write(
+            "UPDATE games SET draw_offer = ? WHERE id = ? AND ply = ? AND status = ?",
+            (seat, game_id, ply, GameStatus.RUNNING.value))
+        return written.rowcount == 1
 
     # -- abort votes and player settings ------------------------------------------------
 

@@ -233,6 +233,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "each server's clock for new games (`/settings clock:`)",
         ("ALTER TABLE server_settings ADD COLUMN default_clock TEXT",),
     ),
+    Migration(
+        11,
+        "a standing draw offer in a two-player game: the seat that offered it",
+        ("ALTER TABLE games ADD COLUMN draw_offer INTEGER",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -242,7 +247,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
         "ply", "status", "result", "board_message_id", "created_at", "updated_at",
         "finished_at", "board_ply", "clock", "deadline", "rated", "rating_applied",
-        "to_move",
+        "to_move", "draw_offer",
     ),
     "seats": ("game_id", "seat", "user_id", "display_name", "stand_in"),
     "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),

@@ -37,6 +37,8 @@ class MoveKind(StrEnum):
     """A seat handed to the AI (its player left or ran out of time); the game goes on."""
     TIMEOUT = "timeout"
     """The player to move ran out of time and the others claimed the win."""
+    DRAW = "draw"
+    """The player who accepted a draw offer: the game ends drawn by agreement."""
 
     @property
     def changes_the_board(self) -> bool:
@@ -168,6 +170,8 @@ class GameRecord:
     """When the player to move runs out of time; None without a clock or anyone to wait for."""
     rated: bool = True
     """False once a seat of a two-player game was handed to the AI: it counts for no rating."""
+    draw_offer: int | None = None
+    """The seat whose draw offer stands (until the other player answers or moves), or None."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` plays, or None for a spectator."""

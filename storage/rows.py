@@ -153,4 +153,5 @@ def as_record(row: Row, seats: list[Seat]) -> GameRecord:
         clock=row["clock"],
         deadline=parse_time(row["deadline"]),
         rated=bool(row["rated"]),
+        draw_offer=row["draw_offer"],
     )

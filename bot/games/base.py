@@ -203,6 +203,8 @@ class GameUI(ABC, Generic[StateT]):
                 text = ngettext("{losers} ran out of time: {winners} wins.",
                                 "{losers} ran out of time: {winners} win.", count)
             return text.format(losers=losers, winners=winners)
+        if result.reason == EndReason.AGREED:
+            return _("Draw by agreement.")
         if count > 1:
             return _("Draw.")
         return _("{winner} wins!").format(winner=winners)
@@ -237,12 +239,14 @@ translated)."""
 
 
 def seat_event_text(who: str, move: NewMove) -> str | None:
-    """The log line of a seat event (a resignation, a seat handed to the AI, a timeout);
-    None for a move on the board."""
+    """The log line of a seat event (a resignation, a seat handed to the AI, a timeout, an
+    accepted draw); None for a move on the board."""
     if move.kind is MoveKind.RESIGN:
         return _("{who} resigned.").format(who=who)
     if move.kind is MoveKind.TIMEOUT:
         return _("{who} ran out of time.").format(who=who)
+    if move.kind is MoveKind.DRAW:
+        return _("🤝 {who} accepted the draw offer.").format(who=who)
     if move.kind is MoveKind.LEAVE:
         if move.move == TIMED_OUT:
             return _("{who} ran out of time: 🤖 the AI plays their seat from now on.").format(

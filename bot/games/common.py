@@ -12,9 +12,6 @@ from bot.games.base import Table, Turn
 from bot.replies import Interaction
 from i18n import N_, _
 
-COMMON_ACTIONS = ("resign", "resign_confirm", "resign_cancel")
-"""Actions every game's components may carry, handled here before the game's own."""
-
 NUMBERED_THINGS = (N_("row"), N_("column"), N_("garden"), N_("pile"), N_("cell"), N_("stack"))
 """What `small_number` may be asked to read, in English (its `what`), marked for translation."""
 

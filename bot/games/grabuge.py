@@ -41,6 +41,9 @@ LINE_LIMIT = 900
 ACTIONS = {"keep": "keep", "reserve": "reserve"}
 """Component actions, each the engine move it plays with the column as argument."""
 
+SEAT_ENDINGS = (MoveKind.RESIGN, MoveKind.DRAW)
+"""Logged moves that end the game from a seat, outside the engine's turns (said as such)."""
+
 
 @dataclass
 class _Segment:
@@ -106,7 +109,7 @@ class GrabugeUI(GameUI[GrabugeState]):
         return super().result_text(table, result)
 
     def describe(self, table: Table[GrabugeState], move: NewMove) -> str:
-        if move.seat is None or move.kind is MoveKind.RESIGN:
+        if move.seat is None or move.kind in SEAT_ENDINGS:
             return super().describe(table, move)
         try:
             parsed = parse_notation(move.move)
@@ -124,8 +127,8 @@ class GrabugeUI(GameUI[GrabugeState]):
     def summarize(self, table: Table[GrabugeState], moves: Sequence[NewMove]) -> list[str]:
         """The action's turns, one line each, from the engine log; then scores or the prompt."""
         state = table.state
-        played = [m for m in moves if m.kind is not MoveKind.RESIGN]
-        lines = [self.describe(table, m) for m in moves if m.kind is MoveKind.RESIGN]
+        played = [m for m in moves if m.kind not in SEAT_ENDINGS]
+        lines = [self.describe(table, m) for m in moves if m.kind in SEAT_ENDINGS]
         if played:
             lines = self._turn_lines(table, state, played) + lines
         lines = _fit(lines, SUMMARY_LIMIT)

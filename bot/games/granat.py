@@ -108,7 +108,7 @@ class GranatUI(GameUI[GranatState]):
 
     def describe(self, table: Table[GranatState], move: NewMove) -> str:
         state = table.state
-        if move.seat is None or move.kind is LogKind.RESIGN:
+        if move.seat is None or not move.kind.changes_the_board:  # chance, seat events
             if move.kind is LogKind.RESIGN and move.seat is not None \
                     and state.may_stop_early(move.seat):
                 return _("{who} stopped the game, having lost both garnet pawns.").format(
@@ -186,7 +186,7 @@ class GranatUI(GameUI[GranatState]):
                         else _("{loser} resigned: {badge} {winner} wins."))
             return template.format(loser=names[loser], badge=self.seat_badge(1 - loser),
                                    winner=winner_name)
-        if result.reason == EndReason.TIMEOUT:
+        if result.reason in (EndReason.TIMEOUT, EndReason.AGREED):
             return super().result_text(table, result)
         if len(result.winners) == 1:
             winner = result.winners[0]

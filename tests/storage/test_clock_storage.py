@@ -83,6 +83,34 @@ async def test_abort_votes_count_each_player_once(db: Database) -> None:
     assert await db.abort_votes(game.id) == {100}
 
 
+async def test_a_draw_offer_stands_through_the_offerers_move_and_lapses_with_the_others(
+    db: Database,
+) -> None:
+    game = await _new_game(db)
+    assert await db.set_draw_offer(game.id, 0, 0)
+    await db.record_moves(game.id, 0, [NewMove(0, 100, MoveKind.PLAYER, "a1:N")], {},
+                          result=None, now=NOW)
+    stored = await db.get_game(game.id)
+    assert stored is not None and stored.draw_offer == 0, "the offerer's own move keeps it"
+    await db.record_moves(game.id, 1, [NewMove(1, 200, MoveKind.PLAYER, "a2:N")], {},
+                          result=None, now=NOW, clear_draw_offer=True)
+    stored = await db.get_game(game.id)
+    assert stored is not None and stored.draw_offer is None
+
+
+async def test_a_draw_offer_on_a_board_that_moved_on_is_not_stored(db: Database) -> None:
+    game = await _new_game(db)
+    await db.record_moves(game.id, 0, [NewMove(0, 100, MoveKind.PLAYER, "a1:N")], {},
+                          result=None, now=NOW)
+    assert not await db.set_draw_offer(game.id, 0, 1)
+    stored = await db.get_game(game.id)
+    assert stored is not None and stored.draw_offer is None
+    assert await db.set_draw_offer(game.id, 1, 1)
+    assert await db.set_draw_offer(game.id, 1, None), "withdrawn"
+    stored = await db.get_game(game.id)
+    assert stored is not None and stored.draw_offer is None
+
+
 async def test_dm_reminders_are_on_until_a_member_turns_them_off(db: Database) -> None:
     assert await db.dm_reminders(100)
     await db.set_dm_reminders(100, False)

@@ -146,6 +146,15 @@ class ChallengeService:
         """Choose the clock a server gives new games."""
         await self.db.set_server_clock(guild_id, clock_name(clock))
 
+    async def lobby_role(self, guild: discord.Guild) -> discord.Role | None:
+        """The role new tables ping (`/settings lobby_role:`), while it still exists."""
+        role_id = await self.db.server_lobby_role(guild.id)
+        return None if role_id is None else guild.get_role(role_id)
+
+    async def set_lobby_role(self, guild_id: int, role: discord.Role | None) -> None:
+        """Choose the role new tables ping (None: ping nobody)."""
+        await self.db.set_server_lobby_role(guild_id, None if role is None else role.id)
+
     async def clock_for(self, guild_id: int, chosen: str | None) -> str:
         """A new challenge's clock: the one chosen (a Refusal for an unknown one), else its
         server's."""
@@ -248,7 +257,16 @@ class ChallengeService:
                 clock=time_control,
             )
         embed, view = await self._shown(lobby)
-        await interaction.response.send_message(embed=embed, view=view)
+        role = await self.lobby_role(channel.guild)
+        if role is None:
+            await interaction.response.send_message(embed=embed, view=view)
+        else:  # the members who want to hear of new tables (pinged once: edits do not ping)
+            with use_language(await self.server_language(channel.guild.id)):
+                call = _("📣 {role}: a table of {game} is open, join in!").format(
+                    role=role.mention, game=GAMES[game_id].name)
+            await interaction.response.send_message(
+                call, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(
+                    everyone=False, users=False, roles=[role]))
         message = await interaction.original_response()
         await self.db.set_challenge_message(lobby.id, message.id)
         self._schedule(lobby)

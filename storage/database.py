@@ -55,7 +55,7 @@ from storage.sql import Executor, Row, Transaction, Values, Work, Written
 
 DEFAULT_DATABASE_URL = "sqlite:///data/ludotheque.db"
 
-ServerSetting = Literal["language", "default_clock"]
+ServerSetting = Literal["language", "default_clock", "lobby_role"]
 """A column of `server_settings` (a literal: it is written into the SQL)."""
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -463,6 +463,16 @@ class Database(ABC):
         """Remember a server's clock for new games."""
         await self._set_server_setting(guild_id, "default_clock", clock)
 
+    async def server_lobby_role(self, guild_id: int) -> int | None:
+        """The role a server pings when a table opens, or None."""
+        stored = await self._server_setting(guild_id, "lobby_role")
+        return int(stored) if stored else None
+
+    async def set_server_lobby_role(self, guild_id: int, role_id: int | None) -> None:
+        """Choose the role a server pings when a table opens (None: ping nobody)."""
+        await self._set_server_setting(guild_id, "lobby_role",
+                                       None if role_id is None else str(role_id))
+
     async def _server_setting(self, guild_id: int, column: ServerSetting) -> str | None:
         """One of a server's settings, or None when it never chose it."""
         rows = await self._fetch(f"SELECT {column} FROM server_settings WHERE guild_id = ?",
@@ -470,8 +480,8 @@ class Database(ABC):
         return str(rows[0][0]) if rows and rows[0][0] else None
 
     async def _set_server_setting(self, guild_id: int, column: ServerSetting,
-                                  value: str) -> None:
-        """Set one of a server's settings, keeping the others."""
+                                  value: str | None) -> None:
+        """Set one of a server's settings (None: unset it), keeping the others."""
         await self._write(
             f"""INSERT INTO server_settings (guild_id, {column}) VALUES (?, ?)
                 ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}""",

@@ -238,6 +238,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "a standing draw offer in a two-player game: the seat that offered it",
         ("ALTER TABLE games ADD COLUMN draw_offer INTEGER",),
     ),
+    Migration(
+        12,
+        "the role a server pings when a /lobby table opens (`/settings lobby_role:`)",
+        ("ALTER TABLE server_settings ADD COLUMN lobby_role TEXT",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -259,7 +264,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
     "player_settings": ("user_id", "dm_reminders", "locale"),
-    "server_settings": ("guild_id", "language", "default_clock"),
+    "server_settings": ("guild_id", "language", "default_clock", "lobby_role"),
     "ratings": (
         "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",
         "wins", "draws", "losses", "streak", "best_streak",

@@ -3,6 +3,7 @@ for new games."""
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -36,16 +37,23 @@ class PlayerSettings(commands.Cog):
         self.challenges = challenges
 
     @app_commands.command(name="settings", description=N_(
-        "Your settings: turn reminders by DM; the server's language and clock"))
+        "Your settings: turn reminders by DM; the server's language, clock and table pings"))
     @app_commands.describe(
         dm_reminders=N_("Get a DM when your time to move runs low (default on)"),
         language=N_("The language of boards and messages in this server (Manage Server)"),
-        clock=N_("The clock of new games here when a challenge picks none (Manage Server)"))
-    @app_commands.choices(dm_reminders=ON_OFF, language=LANGUAGES, clock=CLOCK_CHOICES)
+        clock=N_("The clock of new games here when a challenge picks none (Manage Server)"),
+        lobby_role=N_("A role to ping when someone opens a /lobby table (Manage Server)"),
+        lobby_ping=N_("off: ping no role when a table opens (Manage Server)"))
+    @app_commands.choices(dm_reminders=ON_OFF, language=LANGUAGES, clock=CLOCK_CHOICES,
+                          lobby_ping=ON_OFF)
     async def settings(self, interaction: Interaction, dm_reminders: str | None = None,
-                       language: str | None = None, clock: str | None = None) -> None:
+                       language: str | None = None, clock: str | None = None,
+                       lobby_role: discord.Role | None = None,
+                       lobby_ping: str | None = None) -> None:
         """Change a setting, or show them all."""
         user = interaction.user.id
+        if lobby_role is not None or lobby_ping is not None:
+            await self._check_lobby_ping(interaction, lobby_role, lobby_ping)
         if language is not None:
             self._check_manager(interaction, _("The language is a server's setting: use it in "
                                                "a server."),
@@ -59,11 +67,14 @@ class PlayerSettings(commands.Cog):
             await self.languages.set_server(interaction.guild_id, Language(language))
         if clock is not None and interaction.guild_id is not None:
             await self.challenges.set_server_clock(interaction.guild_id, clock)
+        if interaction.guild_id is not None and (lobby_role is not None or lobby_ping == "off"):
+            await self.challenges.set_lobby_role(interaction.guild_id, lobby_role)
         if dm_reminders is not None:
             await self.deadlines.set_dm_reminders(user, dm_reminders == "on")
         on = await self.deadlines.dm_reminders(user)
         lines = []
-        if dm_reminders is not None or language is not None or clock is not None:
+        if any(choice is not None for choice in (dm_reminders, language, clock, lobby_role,
+                                                 lobby_ping)):
             lines.append(_("Saved."))
         lines.append(_("DM reminders are on: when your time to move runs low, I DM you too.")
                      if on else
@@ -74,7 +85,42 @@ class PlayerSettings(commands.Cog):
             server_clock = clock_spec(await self.challenges.server_clock(interaction.guild_id))
             lines.append(_("New games here get this clock unless their challenge picks "
                            "another: {clock}.").format(clock=server_clock.text))
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+            lines += await self._lobby_ping_lines(interaction)
+        await interaction.response.send_message("\n".join(lines), ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    async def _check_lobby_ping(self, interaction: Interaction, role: discord.Role | None,
+                                ping: str | None) -> None:
+        """Refuse a role no one can be pinged by, or a contradictory or empty choice."""
+        self._check_manager(interaction, _("Table pings are a server's setting: use them in a "
+                                           "server."),
+                            _("Only members who can manage this server choose who hears of "
+                              "new tables."))
+        if role is not None and ping == "off":
+            raise Refusal(_("Choose a role to ping, or `lobby_ping:off` to ping none: not "
+                            "both."))
+        if role is not None and role.is_default():
+            raise Refusal(_("Pinging @everyone for every table would tire the whole server: "
+                            "choose a role that members who want to play take."))
+        if role is not None and role.managed:
+            raise Refusal(_("{role} belongs to a bot or an integration: members cannot take "
+                            "it. Choose another role.").format(role=role.mention))
+        if role is None and ping == "on" and interaction.guild is not None \
+                and await self.challenges.lobby_role(interaction.guild) is None:
+            raise Refusal(_("Choose the role to ping with `lobby_role:`."))
+
+    async def _lobby_ping_lines(self, interaction: Interaction) -> list[str]:
+        """Which role new tables ping, and a warning when the bot may not ping it."""
+        role = None if interaction.guild is None else \
+            await self.challenges.lobby_role(interaction.guild)
+        if role is None:
+            return [_("New tables ping no role (`lobby_role:` chooses one).")]
+        lines = [_("New tables ping {role}.").format(role=role.mention)]
+        if not role.mentionable and not interaction.app_permissions.mention_everyone:
+            lines.append(_("⚠️ I may not ping {role} yet: make it mentionable (Server Settings "
+                           "→ Roles), or give me the permission to mention all roles.").format(
+                role=role.mention))
+        return lines
 
     @staticmethod
     def _check_manager(interaction: Interaction, outside_a_server: str, not_allowed: str) -> None:

@@ -131,6 +131,20 @@ async def test_a_servers_clock_for_new_games_is_kept_beside_its_language(db: Dat
     assert await db.server_clock(2) == "relaxed", "and setting the language keeps the clock"
 
 
+async def test_a_servers_lobby_role_is_set_and_unset_beside_its_other_settings(
+    db: Database,
+) -> None:
+    assert await db.server_lobby_role(1) is None
+    await db.set_server_clock(1, "live")
+    await db.set_server_lobby_role(1, 1_300_000_000_000_000_123)
+    await db.set_server_lobby_role(2, 7)
+    assert await db.server_lobby_role(1) == 1_300_000_000_000_000_123
+    assert await db.server_clock(1) == "live", "setting the role keeps the clock"
+    await db.set_server_lobby_role(1, None)
+    assert (await db.server_lobby_role(1), await db.server_lobby_role(2)) == (None, 7)
+    assert await db.server_clock(1) == "live"
+
+
 async def test_a_process_finds_only_the_timers_of_its_own_shards_servers(db: Database) -> None:
     state = GAMES["qawale"].new_state(2)
     games = {}

@@ -1,5 +1,6 @@
-"""On-demand benchmark: records (`/leaderboard`, a page click, `/stats` with and without a
-game's rating chart, `/history`, `/replay` suggestions, `/mygames`) at 100,000 finished games.
+"""On-demand benchmark: records (`/leaderboard` all time and monthly, a page click, `/stats`
+with and without a game's rating chart, `/history`, `/replay` suggestions, `/mygames`) at
+100,000 finished games.
 
 Run from the repository root:
 `python bench/bench_records.py [--games N] [--running N] [--calls N]`.
@@ -41,6 +42,9 @@ from storage import Database
 MEMBERS = 5_000
 SERVERS = 50
 START = datetime(2025, 1, 1, tzinfo=UTC)
+MONTH = "2025-06"
+"""The month the monthly leaderboards show: one in the middle of the generated history (a
+game finishes every 5 minutes, so 100,000 games span 11 months)."""
 
 
 class Member:
@@ -134,6 +138,12 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
             "kraut_ruben", "global", None, 0),
         "leaderboard page click": lambda i: records.leaderboard(
             "qawale", "global", None, 1 + i % 40),
+        "/leaderboard month (server)": lambda i: records.leaderboard(
+            "kraut_ruben", "server", 1 + i % SERVERS, 0, MONTH),
+        "/leaderboard month (all)": lambda i: records.leaderboard(
+            "kraut_ruben", "global", None, 0, MONTH),
+        "month page click": lambda i: records.leaderboard(
+            "qawale", "global", None, 1 + i % 40, MONTH),
         "/stats": lambda i: records.stats(members[i], members[i].id // 100),
         "/stats game: (with chart)": lambda i: records.game_stats(
             members[i], members[i].id // 100, "kraut_ruben"),

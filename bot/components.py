@@ -61,8 +61,8 @@ TEMPLATES: dict[Prefix, str] = {
     Prefix.CHALLENGE: r"lc:(?P<challenge>\d+):(?P<answer>accept|decline)",
     Prefix.LOBBY:
         r"ll:(?P<lobby>\d+):(?P<action>join|leave|start|ai_easy|ai_medium|ai_hard|drop_ai)",
-    Prefix.LEADERBOARD:
-        r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)",
+    Prefix.LEADERBOARD: r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)"
+                        r"(?::(?P<month>\d{4}-\d{2}))?",
     Prefix.HISTORY: r"lp:(?P<member>\d+):(?P<page>\d+):(?P<dir>p|n)",
     Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlo])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
@@ -130,18 +130,21 @@ class LobbyAction:
 
 @dataclass(frozen=True)
 class LeaderboardPage:
-    """A leaderboard page to show: game, scope, page number, and the button's direction."""
+    """A leaderboard page to show: game, scope, page number, the button's direction, and the
+    month of a monthly one (`2026-11`; empty: all time)."""
 
     game: str
     scope: str
     page: int
     direction: str
+    month: str = ""
 
     @property
     def custom_id(self) -> str:
-        """`lb:qawale:server:1:n`."""
+        """`lb:qawale:server:1:n`, `lb:qawale:server:1:n:2026-11`."""
+        month = f":{self.month}" if self.month else ""
         return _checked(f"{Prefix.LEADERBOARD}:{self.game}:{self.scope}:{self.page}:"
-                        f"{self.direction}")
+                        f"{self.direction}{month}")
 
 
 @dataclass(frozen=True)
@@ -351,8 +354,9 @@ class LobbyButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.LOBB
 class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.LEADERBOARD]):
     """Previous or Next on a leaderboard; the page to show is in the custom_id."""
 
-    def __init__(self, game: str, scope: str, page: int, direction: str, **button: Any) -> None:
-        self.page = LeaderboardPage(game, scope, page, direction)
+    def __init__(self, game: str, scope: str, page: int, direction: str, month: str = "",
+                 **button: Any) -> None:
+        self.page = LeaderboardPage(game, scope, page, direction, month)
         super().__init__(discord.ui.Button(custom_id=self.page.custom_id,
                                            style=discord.ButtonStyle.secondary, **button))
 
@@ -361,7 +365,8 @@ class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefi
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LeaderboardButton:
         """Rebuild the button from its custom_id."""
-        return cls(match["game"], match["scope"], int(match["page"]), match["dir"])
+        return cls(match["game"], match["scope"], int(match["page"]), match["dir"],
+                   match["month"] or "")
 
     async def callback(self, interaction: Interaction) -> None:
         """Show the page."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from discord.utils import escape_markdown
@@ -186,6 +187,19 @@ def leaderboard(players: dict[int, RatingRow]) -> list[RatingRow]:
     """Players best first: by rating, then games played, then name (as `ratings_by_rank`)."""
     return sorted(players.values(),
                   key=lambda p: (-p.rating, -p.games, p.name.casefold(), p.player_id))
+
+
+def month_key(now: datetime, back: int = 0) -> str:
+    """`2026-11`: the month of `now` (UTC), or the one `back` months before it."""
+    index = now.year * 12 + now.month - 1 - back
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def month_bounds(key: str) -> tuple[datetime, datetime]:
+    """The first instant of the month `key` (`2026-11`) and of the next one, in UTC."""
+    year, month = (int(part) for part in key.split("-"))
+    start = datetime(year, month, 1, tzinfo=UTC)
+    return start, datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
 
 
 def page_bounds(page: int, total: int, size: int) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from bot.ratings import (
     ahead_of,
     change_text,
     chart_view,
+    month_bounds,
     outcome_of,
     page_bounds,
     server_scope,
@@ -43,9 +44,10 @@ from bot.replay import (
     viewer_caption,
 )
 from engines import GAMES, EndReason
-from i18n import N_, _, ngettext, short_date
+from i18n import N_, _, month_name, ngettext, short_date
 from storage import (
     GLOBAL_SCOPE,
+    Climber,
     Database,
     GameRecord,
     GameStatus,
@@ -218,6 +220,18 @@ OUTCOMES = {"win": N_("won"), "draw": N_("draw"), "loss": N_("lost")}
 """A finished game from a member's seat, in `/history`."""
 
 
+def _page_buttons(game: str, scope: str, page: int, pages: int,
+                  month: str = "") -> discord.ui.View:
+    """Previous and Next under a leaderboard of several pages (none for one page)."""
+    view = discord.ui.View(timeout=None)
+    if pages > 1:
+        view.add_item(LeaderboardButton(game, scope, max(page - 1, 0), "p", month,
+                                        label=_("Previous"), emoji="◀️", disabled=page == 0))
+        view.add_item(LeaderboardButton(game, scope, min(page + 1, pages - 1), "n", month,
+                                        label=_("Next"), emoji="▶️", disabled=page == pages - 1))
+    return view
+
+
 def history_line(record: GameSummary, user_id: int, change: RatingChange | None = None) -> str:
     """`#12 · Qawale vs Bob · won (resigned) · 27.3 (+1.4) · <date>` from the member's seat,
     with what the game did to their rating when that was kept."""
@@ -303,10 +317,13 @@ class RecordsService:
         return count
 
     async def leaderboard(
-        self, game: str, scope: str, guild_id: int | None, page: int
+        self, game: str, scope: str, guild_id: int | None, page: int, month: str = ""
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """A leaderboard page with its paging buttons."""
+        """A leaderboard page with its paging buttons; with `month` (`2026-11`), the players
+        whose rating rose most over that month's games."""
         where_id = guild_id if scope == "server" and guild_id is not None else GLOBAL_SCOPE
+        if month:
+            return await self._climbers(game, scope, where_id, page, month)
         rows, total = await self.db.leaderboard(game, where_id, offset=max(page, 0) * PAGE_SIZE,
                                                 limit=PAGE_SIZE)
         page, pages = page_bounds(page, total, PAGE_SIZE)
@@ -328,20 +345,50 @@ class RecordsService:
         players = ngettext("{n} player", "{n} players", total).format(n=total)
         embed.set_footer(text=_("Page {page}/{pages} · {players} · rating: openskill "
                                 "ordinal").format(page=page + 1, pages=pages, players=players))
-        view = discord.ui.View(timeout=None)
-        if pages > 1:
-            view.add_item(LeaderboardButton(game, scope, max(page - 1, 0), "p",
-                                            label=_("Previous"), emoji="◀️", disabled=page == 0))
-            view.add_item(LeaderboardButton(game, scope, min(page + 1, pages - 1), "n",
-                                            label=_("Next"), emoji="▶️",
-                                            disabled=page == pages - 1))
-        return embed, view
+        return embed, _page_buttons(game, scope, page, pages)
+
+    async def _climbers(
+        self, game: str, scope: str, where_id: int, page: int, month: str
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """A page of a month's climbers: rating gained over the month's games, games, rating."""
+        try:
+            since, until = month_bounds(month)
+        except ValueError as error:  # a forged custom_id
+            raise Refusal(_("There is no such month.")) from error
+        guild = None if where_id == GLOBAL_SCOPE else where_id
+
+        async def read(page: int) -> tuple[list[Climber], int]:
+            return await self.db.climbers(game, where_id, since, until, guild_id=guild,
+                                          offset=max(page, 0) * PAGE_SIZE, limit=PAGE_SIZE)
+
+        rows, total = await read(page)
+        page, pages = page_bounds(page, total, PAGE_SIZE)
+        if not rows and total:  # a stale Next past the last page: show the last one
+            rows, total = await read(page)
+        where = _("this server") if scope == "server" else _("all servers")
+        embed = discord.Embed(title=f"📈 {game_name(game)} · {month_name(since)} · {where}",
+                              colour=discord.Colour.green())
+        if not rows:
+            embed.description = _("No rated game of {game} finished in {month}.").format(
+                game=game_name(game), month=month_name(since))
+        else:
+            start = page * PAGE_SIZE
+            embed.description = "\n".join(
+                _("**{rank}.** {name} — **{gain}** in {games} · now {rating}").format(
+                    rank=start + i + 1, name=p.name, gain=f"{p.gain:+.1f}",
+                    games=games_text(p.games), rating=f"{p.rating:.1f}")
+                for i, p in enumerate(rows))
+        players = ngettext("{n} player", "{n} players", total).format(n=total)
+        embed.set_footer(text=_("Page {page}/{pages} · {players} · the rating each gained over "
+                                "the month's games (UTC)").format(page=page + 1, pages=pages,
+                                                                  players=players))
+        return embed, _page_buttons(game, scope, page, pages, month)
 
     async def leaderboard_page(
         self, page: LeaderboardPage, guild_id: int | None
     ) -> tuple[discord.Embed, discord.ui.View]:
         """The page a Previous or Next button asks for."""
-        return await self.leaderboard(page.game, page.scope, guild_id, page.page)
+        return await self.leaderboard(page.game, page.scope, guild_id, page.page, page.month)
 
     async def stats(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """Rating, games, wins, draws and streaks per game on this server."""

@@ -115,6 +115,11 @@ def short_date(day: date) -> str:
     return format_date(day, "d MMM y", locale=current_language().value)
 
 
+def month_name(day: date) -> str:
+    """`November 2026` (`novembre 2026` in French): the month of `day` in the current language."""
+    return format_date(day, "LLLL y", locale=current_language().value)
+
+
 def language_of(locale: str | None) -> Language:
     """The language for a Discord locale (`fr`, `en-US`, ...): French for French, else English."""
     if locale and locale.split("-")[0].lower() == "fr":
@@ -132,6 +137,7 @@ __all__ = [
     "current_language",
     "language_of",
     "load_all",
+    "month_name",
     "ngettext",
     "set_language",
     "short_date",

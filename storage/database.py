@@ -23,6 +23,7 @@ from storage.models import (
     TURN_EVENTS,
     ChallengeRecord,
     ChallengeStatus,
+    Climber,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -41,6 +42,7 @@ from storage.rating_writes import RATING_BATCH, TO_RATE, Rater, apply_ratings, r
 from storage.rows import (
     SUMMARY_COLUMNS,
     as_challenge,
+    as_climber,
     as_move,
     as_rating,
     as_rating_change,
@@ -647,6 +649,38 @@ class Database(ABC):
                 "SELECT COUNT(*) AS n FROM ratings WHERE game = ? AND scope = ?", (game, scope))
             assert total is not None  # COUNT always gives a row
             return [as_rating(row) for row in rows], int(total["n"])
+
+        return await self._read(read)
+
+    async def climbers(
+        self, game: str, scope: int, since: datetime, until: datetime, *, guild_id: int | None,
+        offset: int, limit: int,
+    ) -> tuple[list[Climber], int]:
+        """One page of the players whose rating in `game` and `scope` rose most over the games
+        finished in [since, until), and how many players such games rate. `guild_id` narrows
+        the games read to one server's (the server scope's games; None: every server's)."""
+        where = """FROM rating_changes c JOIN games g ON g.id = c.game_id
+                   WHERE g.game = ? AND g.status = ? AND g.finished_at >= ?
+                   AND g.finished_at < ? AND c.scope = ?"""
+        params: tuple[Any, ...] = (game, GameStatus.FINISHED.value, since.isoformat(),
+                                   until.isoformat(), scope)
+        if guild_id is not None:
+            where += " AND g.guild_id = ?"
+            params += (guild_id,)
+
+        async def read(sql: Executor) -> tuple[list[Climber], int]:
+            rows = await sql.fetch(
+                f"""SELECT m.player_id, m.gain, m.games, r.name, r.mu, r.sigma
+                    FROM (SELECT c.player_id,
+                                 SUM(c.rating_after - COALESCE(c.rating_before, 0)) AS gain,
+                                 COUNT(*) AS games {where} GROUP BY c.player_id) m
+                    JOIN ratings r ON r.game = ? AND r.scope = ? AND r.player_id = m.player_id
+                    ORDER BY m.gain DESC, m.games DESC, m.player_id LIMIT ? OFFSET ?""",
+                (*params, game, scope, limit, offset))
+            total = await sql.fetchrow(
+                f"SELECT COUNT(DISTINCT c.player_id) AS n {where}", params)
+            assert total is not None  # COUNT always gives a row
+            return [as_climber(row) for row in rows], int(total["n"])
 
         return await self._read(read)
 

@@ -249,8 +249,8 @@ class RatingRow:
 
     @property
     def rating(self) -> float:
-        """The displayed rating: openskill's ordinal (mu - 3 sigma), conservative by design."""
-        return self.mu - 3 * self.sigma
+        """The displayed rating (`displayed_rating`)."""
+        return displayed_rating(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -263,6 +263,11 @@ class RatingChange:
     after: float
 
 
+def displayed_rating(mu: float, sigma: float) -> float:
+    """The rating players see: openskill's ordinal (mu - 3 sigma), conservative by design."""
+    return mu - 3 * sigma
+
+
 @dataclass(frozen=True)
 class RatingPoint:
     """A player's displayed rating after one rated game, in one scope (a point of their
@@ -273,6 +278,21 @@ class RatingPoint:
     before: float | None
     """None: the game was their first of its kind in that scope."""
     after: float
+
+
+@dataclass(frozen=True)
+class Climber:
+    """A player's rating gain over a period in one game and scope (a monthly leaderboard's
+    line)."""
+
+    player_id: int
+    name: str
+    gain: float
+    """The sum of the rating changes of their games finished in the period."""
+    games: int
+    """Their rated games finished in the period (those whose change was kept)."""
+    rating: float
+    """Their displayed rating now."""
 
 
 @dataclass

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from storage.models import (
     ChallengeRecord,
     ChallengeStatus,
+    Climber,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -20,6 +21,7 @@ from storage.models import (
     Seat,
     Timer,
     TimerEvent,
+    displayed_rating,
 )
 from storage.sql import Executor, Row, Values
 
@@ -119,6 +121,13 @@ def as_rating_change(row: Row) -> RatingChange:
     """A `rating_changes` row as a change."""
     return RatingChange(player_id=int(row["player_id"]), before=row["rating_before"],
                         after=row["rating_after"])
+
+
+def as_climber(row: Row) -> Climber:
+    """A player's gain over a period joined with their current rating row."""
+    return Climber(player_id=int(row["player_id"]), name=row["name"], gain=float(row["gain"]),
+                   games=int(row["games"]),
+                   rating=displayed_rating(row["mu"], row["sigma"]))
 
 
 def as_rating_point(row: Row) -> RatingPoint:

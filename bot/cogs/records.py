@@ -10,8 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import utcnow
 from bot.cogs.choices import GAME_CHOICES
 from bot.languages import Languages
+from bot.ratings import month_key
 from bot.records import CHOICE_TEXT_LIMIT, RecordsService
 from bot.replies import Interaction
 from i18n import N_, Language, current_language, use_language
@@ -20,6 +22,11 @@ log = logging.getLogger(__name__)
 
 SCOPE_CHOICES = [app_commands.Choice(name=N_("This server"), value="server"),
                  app_commands.Choice(name=N_("All servers"), value="global")]
+PERIOD_CHOICES = [app_commands.Choice(name=N_("All time"), value="all"),
+                  app_commands.Choice(name=N_("This month: who climbed most"), value="month"),
+                  app_commands.Choice(name=N_("Last month: who climbed most"), value="last_month")]
+MONTHS_BACK = {"month": 0, "last_month": 1}
+"""How many months before the current one each monthly period shows."""
 
 
 async def public_language(interaction: Interaction) -> Language:
@@ -39,14 +46,19 @@ class Records(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=N_("The best players of a game"))
     @app_commands.describe(game=N_("Which game"),
-                           scope=N_("This server (default) or all servers"))
-    @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
+                           scope=N_("This server (default) or all servers"),
+                           period=N_("All time (default), or who gained most rating in a month"))
+    @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES, period=PERIOD_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: Interaction, game: str, scope: str = "server") -> None:
-        """Show the top players with rating, games and wins, ten a page (in public: in the
-        server's language)."""
+    async def leaderboard(self, interaction: Interaction, game: str, scope: str = "server",
+                          period: str = "all") -> None:
+        """Show the top players with rating, games and wins, or a month's climbers, ten a page
+        (in public: in the server's language)."""
+        back = MONTHS_BACK.get(period)
+        month = "" if back is None else month_key(utcnow(), back)
         with use_language(await public_language(interaction)):
-            embed, view = await self.records.leaderboard(game, scope, interaction.guild_id, 0)
+            embed, view = await self.records.leaderboard(game, scope, interaction.guild_id, 0,
+                                                         month)
         await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description=N_("A member's ratings and results"))

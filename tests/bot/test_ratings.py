@@ -16,6 +16,8 @@ from bot.ratings import (
     chart_view,
     compute_ratings,
     leaderboard,
+    month_bounds,
+    month_key,
     outcome_of,
     page_of,
     ranks_of,
@@ -169,3 +171,12 @@ def test_a_rating_charts_dates_are_in_the_current_language() -> None:
 def test_no_rating_chart_without_a_rated_game() -> None:
     with pytest.raises(ValueError, match="at least one rated game"):
         chart_view([])
+
+
+def test_months_roll_over_the_year_both_ways() -> None:
+    january = datetime(2027, 1, 31, 23, 59, tzinfo=UTC)
+    assert (month_key(january), month_key(january, 1), month_key(january, 13)) == (
+        "2027-01", "2026-12", "2025-12")
+    assert month_bounds("2026-12") == (datetime(2026, 12, 1, tzinfo=UTC),
+                                       datetime(2027, 1, 1, tzinfo=UTC))
+    assert month_bounds("2026-02")[1] == datetime(2026, 3, 1, tzinfo=UTC)

@@ -191,3 +191,29 @@ async def test_a_players_ratings_come_with_their_rank_among_everyone(rated_db) -
     [(row, rank, players)] = await rated_db.player_ratings(100, GLOBAL_SCOPE)
     assert (row.wins, row.losses, rank, players) == (1, 1, 2, 4)
     assert await rated_db.player_ratings(999, GLOBAL_SCOPE) == []
+
+
+async def test_a_months_climbers_are_ranked_by_the_rating_their_games_that_month_gave(
+    rated_db,
+) -> None:
+    october, november, december = (datetime(2026, month, 1, tzinfo=UTC) for month in (10, 11, 12))
+    for _ in range(2):
+        await finish(rated_db, [100, 200], winner=0, at=october + timedelta(days=19))
+    await finish(rated_db, [100, 200], winner=1, at=november)  # the very first instant counts
+    await finish(rated_db, [300, 100], winner=0, at=november + timedelta(days=9))
+    await finish(rated_db, [100, 300], winner=0, at=december)  # the next month's
+    await finish(rated_db, [400, 500], winner=0, at=november + timedelta(days=3), guild_id=2)
+    await finish(rated_db, [100, 200], winner=0, at=november, game="granat")
+
+    climbers, total = await rated_db.climbers("qawale", 1, november, december, guild_id=1,
+                                              offset=0, limit=10)
+    assert total == 3
+    assert [(c.player_id, c.gain, c.games) for c in climbers] == [
+        (200, 1.0, 1), (300, 1.0, 1), (100, 0.0, 2)]
+    assert [c.rating for c in climbers] == [1.0, 1.0, 3.0], "their rating now, December too"
+    page, total = await rated_db.climbers("qawale", GLOBAL_SCOPE, november, december,
+                                          guild_id=None, offset=1, limit=2)
+    assert total == 5 and [c.player_id for c in page] == [300, 400]
+    none, total = await rated_db.climbers("graps", 1, november, december, guild_id=1,
+                                          offset=0, limit=10)
+    assert (none, total) == ([], 0)

@@ -56,7 +56,8 @@ DESCRIPTION_LIMIT = 100
 NAMES = (app_commands.TranslationContextLocation.command_name,
          app_commands.TranslationContextLocation.group_name,
          app_commands.TranslationContextLocation.parameter_name)
-"""Command and option names stay English for everyone, so members and docs share them."""
+"""Command and option names stay English for everyone, so members and docs share them (a
+context menu's name is translated: it is read, never typed)."""
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -67,7 +68,9 @@ class CatalogueTranslator(app_commands.Translator):
                         context: app_commands.TranslationContextTypes) -> str | None:
         """The French text of a description or choice; None keeps the English one."""
         language = language_of(str(locale))
-        if language is DEFAULT_LANGUAGE or context.location in NAMES:
+        # A context menu's name is what members read in the Apps menu: it is translated.
+        menu = isinstance(context.data, app_commands.ContextMenu)
+        if language is DEFAULT_LANGUAGE or (context.location in NAMES and not menu):
             return None
         template = string.extras.get("template")
         if template:  # a text built from pieces (a game option's help): translate each
@@ -163,7 +166,9 @@ class Ludotheque(commands.AutoShardedBot):
         self.backups = backup_schedule(self.settings)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
-        await self.add_cog(Lobby(self.challenges, self.painter))
+        lobby = Lobby(self.challenges, self.painter)
+        await self.add_cog(lobby)
+        self.tree.add_command(lobby.challenge_menu)
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges))

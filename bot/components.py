@@ -53,6 +53,7 @@ class Prefix(StrEnum):
     HISTORY = "lp"
     REPLAY = "lv"
     SHARE = "lh"
+    CHALLENGE_PICK = "lk"
 
 
 TEMPLATES: dict[Prefix, str] = {
@@ -66,6 +67,7 @@ TEMPLATES: dict[Prefix, str] = {
     Prefix.HISTORY: r"lp:(?P<member>\d+):(?P<page>\d+):(?P<dir>p|n)",
     Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlo])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
+    Prefix.CHALLENGE_PICK: r"lk:(?P<opponent>\d+)",
 }
 """The regular expression of each kind of custom_id (what DynamicItem matches)."""
 
@@ -190,6 +192,18 @@ class ShareRequest:
         return _checked(f"{Prefix.SHARE}:{self.what}{tail}")
 
 
+@dataclass(frozen=True)
+class ChallengePick:
+    """The game menu of the member menu's Challenge to a game: whom to challenge."""
+
+    opponent_id: int
+
+    @property
+    def custom_id(self) -> str:
+        """`lk:123456789012345678`."""
+        return _checked(f"{Prefix.CHALLENGE_PICK}:{self.opponent_id}")
+
+
 # -- where clicks go ----------------------------------------------------------------------------
 
 
@@ -224,6 +238,11 @@ class ComponentRouter(Protocol):
 
     async def share(self, interaction: Interaction, request: ShareRequest) -> None:
         """Share: post a private answer's embed in the channel."""
+        ...
+
+    async def challenge_pick(self, interaction: Interaction, pick: ChallengePick,
+                             game: str) -> None:
+        """A game chosen in the member menu's picker: challenge that member to it."""
         ...
 
 
@@ -438,9 +457,36 @@ class ShareButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.SHAR
                      lambda router: router.share(interaction, self.request))
 
 
+class ChallengePickSelect(discord.ui.DynamicItem[Select],
+                          template=TEMPLATES[Prefix.CHALLENGE_PICK]):
+    """The private menu of games opened by the member menu's Challenge to a game."""
+
+    def __init__(self, opponent_id: int, **select: Any) -> None:
+        self.pick = ChallengePick(opponent_id)
+        super().__init__(discord.ui.Select(custom_id=self.pick.custom_id, **select))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChallengePickSelect:
+        """Rebuild the menu from its custom_id."""
+        return cls(int(match["opponent"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Challenge the member to the chosen game."""
+        values = list(self.item.values)
+
+        async def chosen(router: ComponentRouter) -> None:
+            if len(values) != 1:  # Discord sends one; only a modified client sends others
+                raise Refusal(_("Choose one of the menu's options."))
+            await router.challenge_pick(interaction, self.pick, values[0])
+
+        await _route(interaction, self.pick.custom_id, chosen)
+
+
 COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton, HistoryButton,
-    ReplayButton, ShareButton)
+    ReplayButton, ShareButton, ChallengePickSelect)
 """Every restart-proof component, registered once by the bot at start."""
 
 UNKNOWN_CONTROL = N_("This control is not one I know (it may come from an old message or a "

@@ -43,6 +43,8 @@ class DrawOutcome(StrEnum):
     WITHDRAWN = "withdrawn"
     LAPSED = "lapsed"
     """The other player moved instead of answering."""
+    ENDED = "ended"
+    """The game ended otherwise (a resignation, the clock, the rules) while it stood."""
 
 
 def draws_possible(record: GameRecord) -> bool:
@@ -75,6 +77,8 @@ def outcome_text(table: Table[Any], offerer: int, outcome: DrawOutcome) -> str:
         text = _("🤝 **{other}** declined **{name}**'s draw offer. Play on!")
     elif outcome is DrawOutcome.WITHDRAWN:
         text = _("🤝 **{name}** withdrew their draw offer.")
-    else:
+    elif outcome is DrawOutcome.LAPSED:
         text = _("🤝 **{name}**'s draw offer lapsed: **{other}** played on.")
+    else:
+        text = _("🤝 **{name}**'s draw offer ended with the game.")
     return text.format(name=name, other=other)

@@ -51,6 +51,9 @@ def help_embed(descriptions: Mapping[str, str]) -> discord.Embed:
             games=", ".join(ui.name for ui in GAME_UIS.values())))
     for section, names in HELP_SECTIONS:
         lines = [f"`/{name}` · {_(descriptions[name])}" for name in names if name in descriptions]
+        if section == HELP_SECTIONS[0][0]:
+            lines.append(_("Or right-click a member (press and hold on a phone) → **Apps** → "
+                           "**Challenge to a game**."))
         if lines:
             embed.add_field(name=_(section), value="\n".join(lines), inline=False)
     return embed

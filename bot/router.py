@@ -10,6 +10,7 @@ from bot.challenges import ChallengeService
 from bot.components import (
     MAX_ID,
     ChallengeAnswer,
+    ChallengePick,
     GameAction,
     HistoryPage,
     LeaderboardPage,
@@ -133,6 +134,22 @@ class Router:
         if not plausible(answer.challenge_id):
             raise Refusal(_("This challenge no longer exists."))
         await self.challenges.answer(interaction, answer.challenge_id, answer.answer)
+
+    async def challenge_pick(self, interaction: Interaction, pick: ChallengePick,
+                             game: str) -> None:
+        """Post the challenge of the game picked under the member menu's Challenge to a game."""
+        guild = interaction.guild
+        member = None
+        if guild is not None and plausible(pick.opponent_id):
+            member = guild.get_member(pick.opponent_id)
+            if member is None:  # not cached (no members intent): ask Discord
+                try:
+                    member = await guild.fetch_member(pick.opponent_id)
+                except discord.NotFound:
+                    member = None
+        if member is None:
+            raise Refusal(_("That member is no longer on this server."))
+        await self.challenges.open(interaction, game, member)
 
     async def lobby_action(self, interaction: Interaction, action: LobbyAction) -> None:
         """Join, Leave or Start."""

@@ -119,8 +119,9 @@ class GameSession:
         restart its buttons still answer, and refuse once the offer is gone)."""
         self._draw_declined: dict[int, int] = {}
         """Seat → the ply at which its draw offer was declined: no new offer before a move."""
-        self._offer_lapsed: int | None = None
-        """The seat whose offer the move being stored ended, for `_announce` to say so."""
+        self._offer_ended: tuple[int, DrawOutcome] | None = None
+        """The seat whose offer the turn being stored ended, and how, for `_announce` to say
+        so on the offer's message."""
         self.lock = asyncio.Lock()
         self._mender: asyncio.Task[None] | None = None
         self._shown_since: int | None = record.board_message_id
@@ -613,10 +614,10 @@ class GameSession:
         self._record.updated_at = now
         self._record.state = state
         self._record.deadline = deadline
-        if ends_offer:
+        if ends_offer and offer is not None:  # (ends_offer implies an offer: for mypy)
             self._record.draw_offer = None
-            if result is None:
-                self._offer_lapsed = offer
+            self._offer_ended = (offer, DrawOutcome.LAPSED if result is None
+                                 else DrawOutcome.ENDED)
         for seat, level in (stand_ins or {}).items():
             self._record.seats[seat] = replace(self._record.seats[seat], stand_in=level)
         if unrated:
@@ -659,9 +660,9 @@ class GameSession:
         if self._timeout_choice is not None:  # the absent player came back: no choice left
             await self._retire(self._timeout_choice)
             self._timeout_choice = None
-        if self._offer_lapsed is not None:
-            offerer, self._offer_lapsed = self._offer_lapsed, None
-            await self._close_offer(offerer, DrawOutcome.LAPSED)
+        if self._offer_ended is not None:  # (an agreed draw closed its offer already)
+            (offerer, outcome), self._offer_ended = self._offer_ended, None
+            await self._close_offer(offerer, outcome)
         language = await self.public_language()
         try:
             self._shown_since = await self.show_turn(turn, via)

@@ -10,15 +10,29 @@ from bot.ai_players import DEFAULT_LEVEL
 from bot.challenges import ChallengeService
 from bot.cogs.choices import GAME_CHOICES
 from bot.cogs.options import engine_options, game_options_command
-from bot.components import ShareButton
+from bot.components import ChallengePickSelect, ShareButton
+from bot.errors import Refusal
+from bot.games import GAME_UIS
+from bot.games.base import players_text
 from bot.guide import games_embed, help_embed, rules_embed, with_start_picture
 from bot.painter import Painter
 from bot.replies import Interaction
-from i18n import N_
+from i18n import N_, _
 
 CLOCK_HELP = N_("Time per move; when it runs out the others may claim the win (default: this "
                 "server's)")
 WHICH_GAME = N_("Which game")
+
+
+def game_picker(opponent_id: int) -> discord.ui.View:
+    """The private menu of games to challenge a member to (from the member menu)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChallengePickSelect(
+        opponent_id, placeholder=_("Choose a game…"),
+        options=[discord.SelectOption(label=ui.name, value=game_id,
+                                      description=players_text(ui.game))
+                 for game_id, ui in GAME_UIS.items()]))
+    return view
 
 
 def share_view(what: str, game: str = "") -> discord.ui.View:
@@ -35,6 +49,23 @@ class Lobby(commands.Cog):
         self.challenges = challenges
         self.painter = painter
         """Draws the starting position under a game's rules."""
+        self.challenge_menu = app_commands.ContextMenu(
+            name=N_("Challenge to a game"), callback=self.challenge_member)
+        """Right-click a member → Apps: the client adds it to the command tree."""
+        self.challenge_menu.guild_only = True
+
+    async def challenge_member(self, interaction: Interaction, member: discord.Member) -> None:
+        """Privately ask which game to challenge `member` to (the bot itself: the AI)."""
+        if member.id == interaction.user.id:
+            raise Refusal(_("You cannot challenge yourself: pick another member."))
+        me = interaction.client.user
+        if member.bot and (me is None or member.id != me.id):
+            raise Refusal(_("{name} is a bot and cannot play. Challenge a person.").format(
+                name=member.display_name))
+        await interaction.response.send_message(
+            _("Which game do you challenge {name} to? The usual options and this server's "
+              "clock apply; `/challenge` chooses others.").format(name=member.display_name),
+            view=game_picker(member.id), ephemeral=True)
 
     @app_commands.command(name="help", description=N_("What the bot does and its commands"))
     async def help(self, interaction: Interaction) -> None:

@@ -206,3 +206,15 @@ async def test_every_game_says_a_draw_was_agreed(env, world, game: str) -> None:
     await world.bob.click(await offer(world.alice, thread), label="Accept the draw")
     text = latest_board(thread).embeds[0].description
     assert "**Bob** accepted the draw offer." in text and "**Draw by agreement.**" in text, text
+
+
+async def test_a_resignation_while_an_offer_stands_closes_the_offer(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    await offer(world.alice, thread)
+    asked = await world.bob.slash(thread, "resign")
+    await world.bob.click(asked.response.message, label="Resign")
+    result = session.result()
+    assert result is not None and result.reason is EndReason.RESIGNED
+    closed = offer_message(thread)
+    assert "**Alice**'s draw offer ended with the game" in closed.content
+    assert not closed.components

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import discord
+
 from bot.guide import HELP_SECTIONS
 from tests.e2e.helpers import bot_of, speaking
 
@@ -14,15 +16,21 @@ def listed_commands(embed) -> list[str]:
                                                                   re.MULTILINE)]
 
 
+def typed_commands(env) -> list:
+    """The bot's slash commands (its member menu is not typed: `/help` says it in words)."""
+    return bot_of(env).tree.get_commands(type=discord.AppCommandType.chat_input)
+
+
 async def test_help_lists_every_command_of_the_bot_once_privately(env, world) -> None:
     result = await world.alice.slash(world.channel, "help")
     assert result.ephemeral
     embed = result.response.embeds[0]
-    registered = sorted(c.name for c in bot_of(env).tree.get_commands())
+    registered = sorted(c.name for c in typed_commands(env))
     assert sorted(listed_commands(embed)) == registered
     assert [f.name for f in embed.fields] == [
         "Start a game", "During a game", "Your games and records", "Settings"]
     assert "`/challenge` · Challenge a member to a game" in embed.fields[0].value
+    assert "→ **Apps** → **Challenge to a game**" in embed.fields[0].value, "the member menu"
     assert "Qawale, Graps, Kraut & Rüben, Le Grabuge, Granat" in embed.description
     assert len(embed) <= 6000 and all(len(f.value) <= 1024 for f in embed.fields)
 
@@ -30,7 +38,7 @@ async def test_help_lists_every_command_of_the_bot_once_privately(env, world) ->
 async def test_every_command_has_its_place_in_the_help(env) -> None:
     placed = [name for _section, names in HELP_SECTIONS for name in names]
     assert len(placed) == len(set(placed))
-    assert sorted(placed) == sorted(c.name for c in bot_of(env).tree.get_commands())
+    assert sorted(placed) == sorted(c.name for c in typed_commands(env))
 
 
 async def test_help_speaks_the_members_language(env, world, monkeypatch) -> None:

@@ -1,10 +1,13 @@
 """Fixtures for every test package: a throwaway PostgreSQL server, when the machine has one,
-and the garbage collector given back after a test that started serving."""
+the garbage collector given back after a test that started serving, and the pure layers'
+tests run without coverage's tracer."""
 
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -27,3 +30,23 @@ def thaw() -> Iterator[None]:
     test that runs it gives the test process its whole garbage collection back."""
     yield
     gc.unfreeze()
+
+
+TESTS = Path(__file__).parent
+UNMEASURED = ("engines", "ai", "renderers")
+"""Test packages of layers coverage does not measure (`make test` measures `bot/` only)."""
+
+
+@pytest.fixture(autouse=True)
+def untraced(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Run the pure layers' tests without coverage's line tracer: it measures nothing there
+    and slows their searches and random games two to four times (CI's time limit)."""
+    tracer = sys.gettrace()
+    if tracer is None or request.path.relative_to(TESTS).parts[0] not in UNMEASURED:
+        yield
+        return
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(tracer)

@@ -8,6 +8,8 @@ import pytest
 
 import ai
 from bot.ai_players import ai_name, is_ai, level_of
+from bot.client import Ludotheque, create_bot
+from bot.config import Settings
 from storage import GameStatus, MoveKind
 from tests.e2e.helpers import bot_of, latest_board, the_bot
 from tests.e2e.test_restart import restart
@@ -38,6 +40,13 @@ async def play_against_the_ai(env, session, thread, human, rng: random.Random) -
         await env.advance_time(0.001)
         played = await human.slash(thread, "move", notation=str(move))
         assert "Played" in (played.response.content or ""), played.response.content
+
+
+@pytest.fixture
+def simcord_bot(database_url: str) -> Ludotheque:
+    """The bot thinking in a worker process, as `python -m bot` does: the AI's search then
+    also runs outside the test process's coverage tracer, which slows it fourfold."""
+    return create_bot(Settings(database_url=database_url, ai_workers=1))
 
 
 THINKING_SETTLE_TIMEOUT = 60.0

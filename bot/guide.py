@@ -33,7 +33,7 @@ START_PICTURE = "start.png"
 
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Start a game"), ("challenge", "lobby", "games", "rules")),
-    (N_("During a game"), ("move", "board", "resign", "abort")),
+    (N_("During a game"), ("move", "board", "draw", "resign", "abort")),
     (N_("Your games and records"), ("mygames", "leaderboard", "stats", "history", "replay")),
     (N_("Settings"), ("settings", "help")),
 )

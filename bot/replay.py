@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.painter import draw_replay
-from engines import GAMES
+from engines import GAMES, EndReason
 from i18n import _, current_language, ngettext
 from renderers.animation import MAX_WIDTH, FittedAnimation
 from storage import GameRecord, GameStatus, MoveKind, MoveRecord
@@ -101,6 +101,8 @@ def outcome_text(record: GameRecord) -> str:
         return _("{name} won").format(name=winners[0])
     if winners and len(winners) < len(record.seats):
         return _("{names} won").format(names=and_join(winners))
+    if record.result.get("reason") == EndReason.AGREED:
+        return _("Draw by agreement")
     return _("Draw")
 
 

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import mention
+from bot.draw_offers import DrawAction
 from bot.errors import GameOver, NoGameHere, Refusal
 from bot.games.common import played_text, require_player, resign_prompt
 from bot.replay import and_join
@@ -86,6 +87,16 @@ class Play(commands.Cog):
         require_player(session, interaction.user.id)
         text, view = resign_prompt(session)
         await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    @app_commands.command(name="draw",
+                          description=N_("Offer a draw, or accept the one you were offered"))
+    @app_commands.guild_only()
+    async def draw(self, interaction: Interaction) -> None:
+        """Offer a draw in this thread's game, as its board's button does (two people only)."""
+        session = await self._session_here(interaction)
+        session.draw_seat(interaction.user.id, DrawAction.OFFER)  # refuse before answering
+        await interaction.response.defer(thinking=True)  # public: the offer is the answer
+        await session.offer_draw(interaction.user.id, interaction)
 
     @app_commands.command(name="abort",
                           description=N_("Cancel the game in this thread (no rating)"))

@@ -123,6 +123,8 @@ def test_captions_number_each_decision_and_the_last_tells_the_outcome() -> None:
     assert outcome_text(record) == "aborted"
     record.status, record.result = GameStatus.FINISHED, {"winners": [], "reason": "draw"}
     assert outcome_text(record) == "Draw"
+    record.result = {"winners": [0, 1], "reason": "agreed"}
+    assert outcome_text(record) == "Draw by agreement"
     record.seats.append(Seat(2, 300, "Carol"))
     record.result = {"winners": [0, 2], "reason": "resigned"}
     assert outcome_text(record) == "Alice and Carol won"

@@ -218,3 +218,20 @@ async def test_a_resignation_while_an_offer_stands_closes_the_offer(env, world) 
     closed = offer_message(thread)
     assert "**Alice**'s draw offer ended with the game" in closed.content
     assert not closed.components
+
+
+async def test_typing_draw_offers_it_and_typing_it_back_agrees(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    typed = await world.alice.slash(thread, "draw")
+    assert not typed.ephemeral
+    assert "**Alice** offers a draw" in offer_message(thread).content
+    again = await world.alice.slash(thread, "draw")
+    assert again.ephemeral and "Your draw offer stands" in again.response.content
+    spectator = await world.carol.slash(thread, "draw")
+    assert spectator.ephemeral and "not playing" in spectator.response.content
+    outside = await world.alice.slash(world.channel, "draw")
+    assert outside.ephemeral
+    await world.bob.slash(thread, "draw")
+    result = session.result()
+    assert result is not None and result.reason is EndReason.AGREED
+    assert "Draw by agreement." in latest_board(thread).embeds[0].description

@@ -7,9 +7,8 @@ from datetime import timedelta
 import discord
 
 from bot.clock import utcnow
-from storage import MoveKind, NewMove, Seat
 from tests.e2e.helpers import bot_of
-from tests.e2e.test_records import _resign_game
+from tests.e2e.test_records import _resign_game, resigned_graps_games
 
 
 def month_text(day) -> str:
@@ -46,16 +45,8 @@ async def test_this_months_board_ranks_who_gained_most_and_last_months_keeps_it(
 
 
 async def test_a_months_board_pages_within_its_month(env, world) -> None:
-    db = bot_of(env).db
     now = utcnow()
-    for i in range(12):  # 12 games between 24 players this month: three pages
-        game = await db.create_game(
-            game="graps", guild_id=world.guild.id, channel_id=900 + i, parent_id=None,
-            seats=[Seat(0, 1000 + i, f"P{i:02}a"), Seat(1, 2000 + i, f"P{i:02}b")],
-            options={}, rng_seed=1, state={}, now=now)
-        await db.record_moves(game.id, 0, [NewMove(1, 2000 + i, MoveKind.RESIGN, "resign")], {},
-                              result={"winners": [0], "scores": None, "reason": "resigned"},
-                              now=now)
+    await resigned_graps_games(env, world, 12, now)  # 24 players this month: three pages
     first = await world.alice.slash(world.channel, "leaderboard", game="graps", period="month")
     assert first.response.embeds[0].footer.text.startswith("Page 1/3 · 24 players")
     # The month is in the buttons: a click after the month ended still pages the same month.

@@ -30,16 +30,21 @@ async def test_a_resignation_rates_the_winner_first(env, world) -> None:
     assert board.response.components == []  # one page: no paging buttons
 
 
-async def test_the_leaderboard_pages_with_buttons(env, world) -> None:
+async def resigned_graps_games(env, world, count: int, now=NOW) -> None:
+    """`count` Graps games finished at `now`, each between two new players (2 × count)."""
     db = bot_of(env).db
-    for i in range(12):  # 12 finished games between 24 players: three pages
+    for i in range(count):
         game = await db.create_game(
             game="graps", guild_id=world.guild.id, channel_id=900 + i, parent_id=None,
             seats=[Seat(0, 1000 + i, f"P{i:02}a"), Seat(1, 2000 + i, f"P{i:02}b")],
-            options={}, rng_seed=1, state={}, now=NOW)
+            options={}, rng_seed=1, state={}, now=now)
         await db.record_moves(game.id, 0, [NewMove(1, 2000 + i, MoveKind.RESIGN, "resign")], {},
                               result={"winners": [0], "scores": None, "reason": "resigned"},
-                              now=NOW)
+                              now=now)
+
+
+async def test_the_leaderboard_pages_with_buttons(env, world) -> None:
+    await resigned_graps_games(env, world, 12)  # 24 players: three pages
     first = await world.alice.slash(world.channel, "leaderboard", game="graps")
     embed = first.response.embeds[0]
     assert embed.footer.text.startswith("Page 1/3 · 24 players")

@@ -11,7 +11,7 @@ import discord
 from bot.ai_players import is_ai
 from bot.components import GameButton
 from bot.draw_offers import DrawAction, draws_possible
-from bot.games.base import GameUI, Table, describe_options
+from bot.games.base import GameUI, Table, describe_options, names_text
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
 from engines import GAMES
@@ -47,7 +47,7 @@ def mention(table: Table[Any], seat: int) -> str:
 def board_post(
     table: Table[Any], ui: GameUI[Any], moves: Sequence[NewMove], png: bytes, *,
     decisions: int = 0, show_options: bool = False,
-    rating_changes: Mapping[int, RatingChange] | None = None,
+    rating_changes: Mapping[int, RatingChange] | None = None, best_names: Sequence[str] = (),
 ) -> Post:
     """The board after `moves` (what its player has not seen yet): that log, whose turn it
     is (or the result, with what it did to the ratings), the picture, the controls; the
@@ -63,6 +63,9 @@ def board_post(
         lines.append(changes_line(
             [(table.record.user_at(s), table.names[s]) for s in range(len(table.names))],
             rating_changes or {}))
+        if best_names:
+            lines.append(_("🏅 A new best rating for {names}!").format(
+                names=names_text(best_names)))
         content = " ".join(mention(table, s) for s in range(len(table.names)))
     else:
         lines.append(_("{badge} **{name}** to play.").format(badge=ui.seat_badge(mover),

@@ -16,7 +16,7 @@ from typing import Any
 from discord.utils import escape_markdown
 from openskill.models import PlackettLuce
 
-from bot.ai_players import rated_id
+from bot.ai_players import is_ai, rated_id
 from i18n import _, ngettext, short_date
 from renderers.chart import RatingChartView
 from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingChange, RatingPoint, RatingRow
@@ -58,6 +58,27 @@ def changes_line(seats: Sequence[tuple[int, str]], changes: Mapping[int, RatingC
         seen.add(who)
         parts.append(f"{escape_markdown(name)} {change_text(change)}")
     return _("📈 Ratings: {changes}").format(changes=" · ".join(parts)) if parts else ""
+
+
+BEST_AFTER_GAMES = 10
+"""Rated games of a kind a player needs on a server before a final board hails their new best
+rating there: a newcomer's rating rises with nearly every win, as openskill grows sure of it."""
+
+
+def new_bests(seats: Sequence[tuple[int, str]], changes: Mapping[int, RatingChange],
+              bests: Mapping[int, tuple[float, int]]) -> list[str]:
+    """The names of the (user id, name) `seats` whose rating after the game beats every one
+    of theirs before it, over at least `BEST_AFTER_GAMES` games (`bests`: best and games
+    before it, by rated id); never the AI's."""
+    names: list[str] = []
+    for user_id, name in seats:
+        if is_ai(user_id):
+            continue
+        change, before = changes.get(user_id), bests.get(user_id)
+        if change is not None and before is not None and before[1] >= BEST_AFTER_GAMES \
+                and round(change.after, 1) > round(before[0], 1):
+            names.append(escape_markdown(name))
+    return names
 
 
 CHART_GAMES = 200

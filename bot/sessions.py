@@ -49,7 +49,7 @@ from bot.publisher import (
     Publisher,
     PublishFailed,
 )
-from bot.ratings import server_scope
+from bot.ratings import new_bests, server_scope
 from bot.replies import stored_move
 from engines import GAMES, EndReason, Result
 from i18n import N_, Language, _, use_language
@@ -843,10 +843,15 @@ class GameSession:
             log_moves, decisions = await self.db.turn_log(self.id, seat)
             shown = [NewMove(m.seat, m.user_id, m.kind, m.move) for m in log_moves]
         changes = await self.rating_changes()
+        bests = await self.db.bests_before(self.id, server_scope(self._record.guild_id)) \
+            if changes else {}
+        seats = [(s.user_id, name) for s, name in zip(self._record.seats, self.names,
+                                                        strict=True)]
         with use_language(await self.public_language()):
             png = await draw_board(self, last_shown_move(shown))
             return board_post(self, self.ui, shown, png, decisions=decisions,
-                              show_options=repost or decisions == 0, rating_changes=changes)
+                              show_options=repost or decisions == 0, rating_changes=changes,
+                              best_names=new_bests(seats, changes, bests))
 
     async def rating_changes(self) -> Mapping[int, RatingChange]:
         """What this game did to its players' ratings on its server, by rated id: nothing

@@ -692,6 +692,23 @@ class Database(ABC):
             "SELECT * FROM rating_changes WHERE game_id = ? AND scope = ?", (game_id, scope))
         return {int(row["player_id"]): as_rating_change(row) for row in rows}
 
+    async def bests_before(self, game_id: int, scope: int) -> dict[int, tuple[float, int]]:
+        """For each player `game_id` rated in `scope` who had played its game there before:
+        their best rating over those earlier games, and how many they were (from the changes
+        kept), by rated id."""
+        rows = await self._fetch(
+            """SELECT c.player_id, MAX(p.rating_after) AS best, COUNT(*) AS games
+               FROM rating_changes c
+               JOIN games f ON f.id = c.game_id
+               JOIN rating_changes p ON p.player_id = c.player_id AND p.scope = c.scope
+               JOIN games g ON g.id = p.game_id
+               WHERE c.game_id = ? AND c.scope = ? AND g.game = f.game
+                 AND (g.finished_at < f.finished_at
+                      OR (g.finished_at = f.finished_at AND g.id < f.id))
+               GROUP BY c.player_id""",
+            (game_id, scope))
+        return {int(row["player_id"]): (float(row["best"]), int(row["games"])) for row in rows}
+
     async def rating_changes_of(self, player_id: int, scope: int,
                                 game_ids: Sequence[int]) -> dict[int, RatingChange]:
         """A player's rating change in `scope` in each of `game_ids` that has one, by game."""

@@ -18,6 +18,7 @@ from bot.ratings import (
     leaderboard,
     month_bounds,
     month_key,
+    new_bests,
     outcome_of,
     page_of,
     ranks_of,
@@ -180,3 +181,13 @@ def test_months_roll_over_the_year_both_ways() -> None:
     assert month_bounds("2026-12") == (datetime(2026, 12, 1, tzinfo=UTC),
                                        datetime(2027, 1, 1, tzinfo=UTC))
     assert month_bounds("2026-02")[1] == datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def test_a_new_best_must_beat_the_old_one_as_shown_and_never_hails_the_ai() -> None:
+    ai = rated_id(ai_user_id("hard", 0))  # the level as one rated player
+    seats = [(1, "Ann"), (2, "Bo_b"), (3, "Cy"), (ai, "🤖 AI (Hard)")]
+    changes = {1: RatingChange(1, 20.0, 20.44), 2: RatingChange(2, 20.0, 21.0),
+               3: RatingChange(3, 5.0, 9.0), ai: RatingChange(ai, 1.0, 30.0)}
+    bests = {1: (20.4, 30), 2: (20.9, 10), 3: (8.0, 9), ai: (2.0, 50)}
+    # Ann's 20.44 shows as 20.4, no better than her 20.4; Cy has 9 games only.
+    assert new_bests(seats, changes, bests) == [r"Bo\_b"]

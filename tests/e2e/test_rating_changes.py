@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from bot.ratings import BEST_AFTER_GAMES
 from bot.sessions import MEND_DELAYS
 from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
 from tests.e2e.test_french_core import french_server_game, last_board
+from tests.e2e.test_records import _resign_game
 
 MINUS = "-"
 CHANGE = re.compile(r"(.+?) \*\*(-?\d+\.\d)\*\* \(([-+±])(\d+\.\d)\)")
@@ -101,3 +103,16 @@ async def test_a_french_servers_final_board_names_the_ratings_in_french(env) -> 
     await bob.click(prompt.response.message, label="Resign")  # Bob's own (an English client)
     changes = rating_changes(last_board(thread).embeds[0].description, "📈 Cotes : ")
     assert set(changes) == {shown(alice), shown(bob)}
+
+
+async def test_a_final_board_hails_a_regulars_new_best_rating(env, world) -> None:
+    def final_text() -> str:
+        return latest_board(world.channel.threads[-1]).embeds[0].description or ""
+
+    for _ in range(BEST_AFTER_GAMES):  # a newcomer's rating rises with nearly every win
+        await _resign_game(env, world, world.bob, world.alice)
+        assert "🏅" not in final_text()
+    await _resign_game(env, world, world.bob, world.alice)
+    assert "🏅 A new best rating for Alice!" in final_text()
+    await _resign_game(env, world, world.alice, world.bob)
+    assert "best rating for Alice" not in final_text(), "a loss is no best"

@@ -217,3 +217,16 @@ async def test_a_months_climbers_are_ranked_by_the_rating_their_games_that_month
     none, total = await rated_db.climbers("graps", 1, november, december, guild_id=1,
                                           offset=0, limit=10)
     assert (none, total) == ([], 0)
+
+
+async def test_the_best_before_a_game_counts_only_the_games_of_its_kind_finished_earlier(
+    rated_db,
+) -> None:
+    first = await finish(rated_db, [100, 200], winner=0, at=NOW)
+    await finish(rated_db, [100, 200], winner=0, at=NOW + timedelta(hours=1))
+    await finish(rated_db, [100, 300], winner=0, at=NOW + timedelta(hours=1), game="granat")
+    third = await finish(rated_db, [100, 200], winner=1, at=NOW + timedelta(hours=2))
+    later = await finish(rated_db, [100, 200], winner=0, at=NOW + timedelta(hours=3))
+    assert await rated_db.bests_before(first, 1) == {}, "nobody had played before"
+    assert await rated_db.bests_before(third, 1) == {100: (2.0, 2), 200: (0.0, 2)}
+    assert await rated_db.bests_before(later, GLOBAL_SCOPE) == {100: (2.0, 3), 200: (1.0, 3)}

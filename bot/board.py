@@ -14,13 +14,15 @@ from bot.draw_offers import DrawAction, draws_possible
 from bot.games.base import GameUI, Table, describe_options, names_text
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
-from engines import GAMES
+from engines import GAMES, Result
 from i18n import _
 from storage import MoveKind, MoveRecord, NewMove, RatingChange
 
 BOARD_FILENAME = "board.png"
 EMBED_DESCRIPTION_LIMIT = 4096
 """Discord's limit on an embed's description."""
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description (the alt text screen readers say)."""
 
 
 def last_shown_move(moves: Sequence[NewMove | MoveRecord]) -> str | None:
@@ -97,8 +99,26 @@ def board_post(
         view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),
                                  style=discord.ButtonStyle.primary, emoji="🔁"))
     return Post(content=content, embed=embed,
-                files=[discord.File(io.BytesIO(png), filename=BOARD_FILENAME)], view=view,
-                mentions=discord.AllowedMentions(users=True))
+                files=[discord.File(io.BytesIO(png), filename=BOARD_FILENAME,
+                                    description=board_alt_text(table, ui, result))],
+                view=view, mentions=discord.AllowedMentions(users=True))
+
+
+def board_alt_text(table: Table[Any], ui: GameUI[Any], result: Result | None) -> str:
+    """What the board's picture shows, for screen readers: the game, whose turn it is (or
+    how it ended) and the footer's counts."""
+    if result is not None:
+        state = ui.result_text(table, result)
+    else:
+        state = _("{name} to play.").format(name=table.names[table.state.current_player])
+    return alt_text(_("Board of {title}: {state} {status}.").format(
+        title=table.title, state=state, status=ui.status(table)))
+
+
+def alt_text(text: str) -> str:
+    """`text` within Discord's limit on an attachment's description, without bold marks."""
+    text = text.replace("**", "")
+    return text if len(text) <= ALT_TEXT_LIMIT else text[:ALT_TEXT_LIMIT - 1] + "…"
 
 
 def leave_label(table: Table[Any]) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 import discord
 
+from bot.board import alt_text
 from bot.errors import Refusal
 from bot.games import GAME_UIS
 from bot.games.base import players_text
@@ -99,4 +100,5 @@ async def with_start_picture(embed: discord.Embed, game: str,
     "Player 2"…) and show it as `embed`'s image: the file to send with it."""
     png = await painter.paint(start_view(game), None)
     embed.set_image(url=f"attachment://{START_PICTURE}")
-    return discord.File(io.BytesIO(png), filename=START_PICTURE)
+    return discord.File(io.BytesIO(png), filename=START_PICTURE, description=alt_text(
+        _("The starting position of {game}.").format(game=GAME_UIS[game].name)))

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.ai_players import rated_id
-from bot.board import EMBED_DESCRIPTION_LIMIT, channel_link, message_link
+from bot.board import EMBED_DESCRIPTION_LIMIT, alt_text, channel_link, message_link
 from bot.components import (
     MAX_ID,
     HistoryButton,
@@ -431,13 +431,24 @@ class RecordsService:
         points = await self.db.rating_history(user.id, scope, game, limit=CHART_GAMES)
         if not points:  # rated before each game's change was kept
             return embed, None
-        png = await self.painter.chart(chart_view(points))
+        chart = chart_view(points)
+        png = await self.painter.chart(chart)
         embed.set_image(url=f"attachment://{CHART_FILENAME}")
         embed.set_footer(text=ngettext(
             "Rating after the last rated game here.",
             "Rating after each of the last {n} rated games here, the oldest on the left.",
             len(points)).format(n=len(points)))
-        return embed, discord.File(io.BytesIO(png), filename=CHART_FILENAME)
+        ratings = chart["ratings"]
+        alt = ngettext(
+            "{name}'s rating in {game} after their last rated game here: {last}.",
+            "{name}'s rating in {game} after each of their last {n} rated games here: from "
+            "{first} to {last}, {low} at the lowest and {high} at the highest.",
+            len(points)).format(
+            name=user.display_name, game=game_name(game), n=len(points),
+            first=f"{ratings[0]:.1f}", last=f"{ratings[-1]:.1f}",
+            low=f"{min(ratings):.1f}", high=f"{max(ratings):.1f}")
+        return embed, discord.File(io.BytesIO(png), filename=CHART_FILENAME,
+                                   description=alt_text(alt))
 
     async def head_to_head(self, first: discord.abc.User, second: discord.abc.User,
                            guild_id: int | None, only: str | None = None) -> discord.Embed:

@@ -6,6 +6,7 @@ import io
 
 import discord
 
+from bot.board import alt_text
 from bot.challenges import ChallengeService
 from bot.components import (
     MAX_ID,
@@ -183,7 +184,8 @@ class Router:
         else:
             await interaction.response.defer()  # answer first: drawing may take a moment
         frame = await self.records.replay_frame(*found)
-        picture = discord.File(io.BytesIO(frame.png), filename=frame.filename)
+        picture = discord.File(io.BytesIO(frame.png), filename=frame.filename,
+                               description=alt_text(frame.content))
         if opening:
             await interaction.followup.send(frame.content, file=picture, view=frame.view,
                                             ephemeral=True)

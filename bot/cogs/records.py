@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.board import alt_text
 from bot.clock import utcnow
 from bot.cogs.choices import GAME_CHOICES
 from bot.languages import Languages
@@ -125,7 +126,8 @@ class Records(commands.Cog):
         with use_language(await public_language(interaction)):
             replay = await self.records.replay(record)
         await interaction.followup.send(
-            replay.caption, file=discord.File(io.BytesIO(replay.gif), filename=replay.filename),
+            replay.caption, file=discord.File(io.BytesIO(replay.gif), filename=replay.filename,
+                                              description=alt_text(replay.caption)),
             view=replay.view, allowed_mentions=discord.AllowedMentions.none())
 
     @replay.autocomplete("game")

@@ -30,3 +30,14 @@ async def test_the_rules_picture_and_the_rating_chart_say_what_they_show(env, wo
     [chart] = stats.response.attachments
     assert chart.description.startswith(
         "Alice's rating in Qawale after each of their last 2 rated games here: from 0.0 to ")
+
+
+async def test_a_replay_and_its_viewer_say_what_they_show(env, world) -> None:
+    game_id = await _resign_game(env, world, world.bob, world.alice)
+    replay = await world.carol.slash(world.channel, "replay", game=f"#{game_id}")
+    [gif] = replay.response.attachments
+    assert gif.description == replay.response.content.replace("**", "")
+    assert "Qawale" in gif.description
+    viewer = await world.carol.click(replay.response.message, label="Step through")
+    [frame] = viewer.response.attachments
+    assert frame.description == viewer.response.content.replace("**", "")

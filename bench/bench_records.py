@@ -153,6 +153,8 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
                                               members[i].id // 100),
         "history page click": lambda i: records.history(members[i].id, None,
                                                         members[i].id // 100, 1),
+        "/history game:": lambda i: records.history(members[i].id, members[i].display_name,
+                                                    members[i].id // 100, 0, "kraut_ruben"),
         "/replay suggestions": lambda i: records.replay_choices(
             members[i].id, members[i].id // 100, ""),
         "/mygames": lambda i: records.running(members[i], members[i].id // 100),

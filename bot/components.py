@@ -64,7 +64,7 @@ TEMPLATES: dict[Prefix, str] = {
         r"ll:(?P<lobby>\d+):(?P<action>join|leave|start|ai_easy|ai_medium|ai_hard|drop_ai)",
     Prefix.LEADERBOARD: r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)"
                         r"(?::(?P<month>\d{4}-\d{2}))?",
-    Prefix.HISTORY: r"lp:(?P<member>\d+):(?P<page>\d+):(?P<dir>p|n)",
+    Prefix.HISTORY: r"lp:(?P<member>\d+):(?P<page>\d+):(?P<dir>p|n)(?::(?P<game>[a-z_]+))?",
     Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlo])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
     Prefix.CHALLENGE_PICK: r"lk:(?P<opponent>\d+)",
@@ -151,16 +151,19 @@ class LeaderboardPage:
 
 @dataclass(frozen=True)
 class HistoryPage:
-    """A page of a member's `/history` to show, and the button's direction."""
+    """A page of a member's `/history` to show, the button's direction, and the one game it
+    lists (empty: all)."""
 
     member_id: int
     page: int
     direction: str
+    game: str = ""
 
     @property
     def custom_id(self) -> str:
-        """`lp:123456789:1:n`."""
-        return _checked(f"{Prefix.HISTORY}:{self.member_id}:{self.page}:{self.direction}")
+        """`lp:123456789:1:n`, `lp:123456789:1:n:granat`."""
+        game = f":{self.game}" if self.game else ""
+        return _checked(f"{Prefix.HISTORY}:{self.member_id}:{self.page}:{self.direction}{game}")
 
 
 @dataclass(frozen=True)
@@ -396,8 +399,9 @@ class LeaderboardButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefi
 class HistoryButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.HISTORY]):
     """Newer or Older on a member's history; the member and the page are in the custom_id."""
 
-    def __init__(self, member_id: int, page: int, direction: str, **button: Any) -> None:
-        self.page = HistoryPage(member_id, page, direction)
+    def __init__(self, member_id: int, page: int, direction: str, game: str = "",
+                 **button: Any) -> None:
+        self.page = HistoryPage(member_id, page, direction, game)
         super().__init__(discord.ui.Button(custom_id=self.page.custom_id,
                                            style=discord.ButtonStyle.secondary, **button))
 
@@ -406,7 +410,7 @@ class HistoryButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.HI
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["member"]), int(match["page"]), match["dir"])
+        return cls(int(match["member"]), int(match["page"]), match["dir"], match["game"] or "")
 
     async def callback(self, interaction: Interaction) -> None:
         """Show the page."""

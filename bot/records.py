@@ -486,16 +486,20 @@ class RecordsService:
         return embed
 
     async def history(
-        self, member_id: int, name: str | None, guild_id: int | None, page: int = 0
+        self, member_id: int, name: str | None, guild_id: int | None, page: int = 0,
+        game: str = "",
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """A page of a member's games that ended, newest first: opponents, result, what each
-        did to their rating, date and game id (for `/replay`); Newer and Older page through.
-        `name` is theirs as the command saw it; a page click (None) takes the one stored with
-        their games, and is refused for a member with none."""
-        total = await self.db.count_games_of(member_id, guild_id=guild_id)
+        """A page of a member's games that ended (of one `game`, or all), newest first:
+        opponents, result, what each did to their rating, date and game id (for `/replay`);
+        Newer and Older page through. `name` is theirs as the command saw it; a page click
+        (None) takes the one stored with their games, and is refused for a member with none."""
+        if game and game not in GAMES:  # a forged custom_id
+            raise Refusal(_("There is no such game."))
+        only = game or None
+        total = await self.db.count_games_of(member_id, guild_id=guild_id, game=only)
         page, pages = page_bounds(page, total, HISTORY_SIZE)
-        records = await self.db.games_of(member_id, guild_id=guild_id, limit=HISTORY_SIZE,
-                                         offset=page * HISTORY_SIZE)
+        records = await self.db.games_of(member_id, guild_id=guild_id, game=only,
+                                         limit=HISTORY_SIZE, offset=page * HISTORY_SIZE)
         changes = await self.db.rating_changes_of(
             rated_id(member_id), server_scope(guild_id),
             [r.id for r in records]) if records else {}
@@ -504,12 +508,15 @@ class RecordsService:
                          if s.user_id == member_id), None)
         if name is None:  # a forged page of someone who never played here
             raise Refusal(_("There is no such member on this server."))
-        embed = discord.Embed(title=_("📜 {name}'s latest games").format(name=name),
-                              colour=discord.Colour.blurple())
+        title = (_("📜 {name}'s latest games of {game}").format(name=name, game=game_name(game))
+                 if game else _("📜 {name}'s latest games").format(name=name))
+        embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         view = discord.ui.View(timeout=None)
         if not records:
-            embed.description = _("{name} has no finished game on this server yet.").format(
-                name=name)
+            embed.description = (
+                _("{name} has no finished game of {game} on this server yet.").format(
+                    name=name, game=game_name(game)) if game else
+                _("{name} has no finished game on this server yet.").format(name=name))
             return embed, view
         embed.description = "\n".join(history_line(r, member_id, changes.get(r.id))
                                       for r in records)
@@ -519,10 +526,10 @@ class RecordsService:
         embed.set_footer(text=_("Page {page}/{pages} · {games} · watch one again with /replay "
                                 "game:<id>").format(page=page + 1, pages=pages,
                                                     games=games_text(total)))
-        view.add_item(HistoryButton(member_id, max(page - 1, 0), "p", label=_("Newer"),
+        view.add_item(HistoryButton(member_id, max(page - 1, 0), "p", game, label=_("Newer"),
                                     emoji="◀️", disabled=page == 0))
-        view.add_item(HistoryButton(member_id, min(page + 1, pages - 1), "n", label=_("Older"),
-                                    emoji="▶️", disabled=page == pages - 1))
+        view.add_item(HistoryButton(member_id, min(page + 1, pages - 1), "n", game,
+                                    label=_("Older"), emoji="▶️", disabled=page == pages - 1))
         return embed, view
 
     async def running(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:

@@ -170,7 +170,8 @@ class Router:
             raise Refusal(_("There is no such member on this server."))
         with use_language(await self.challenges.server_language(interaction.guild_id)):
             embed, view = await self.records.history(page.member_id, None,
-                                                     interaction.guild_id, page.page)
+                                                     interaction.guild_id, page.page,
+                                                     page.game)
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:

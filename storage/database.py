@@ -532,11 +532,12 @@ class Database(ABC):
                                  (game_id, limit))
 
     async def games_of(
-        self, user_id: int, *, guild_id: int | None = None, limit: int = 10, offset: int = 0
+        self, user_id: int, *, guild_id: int | None = None, game: str | None = None,
+        limit: int = 10, offset: int = 0,
     ) -> list[GameSummary]:
-        """A player's latest games that ended (finished or aborted), newest first, from the
-        `offset`-th on."""
-        where, params = _ended_games_of(user_id, guild_id)
+        """A player's latest games that ended (finished or aborted), of one `game` or all,
+        newest first, from the `offset`-th on."""
+        where, params = _ended_games_of(user_id, guild_id, game)
         query = f"""SELECT {SUMMARY_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id
                     WHERE {where}
                     ORDER BY COALESCE(g.finished_at, g.updated_at) DESC, g.id DESC
@@ -571,9 +572,11 @@ class Database(ABC):
 
         return await self._read(read)
 
-    async def count_games_of(self, user_id: int, *, guild_id: int | None = None) -> int:
-        """How many games a player played that ended (finished or aborted)."""
-        where, params = _ended_games_of(user_id, guild_id)
+    async def count_games_of(self, user_id: int, *, guild_id: int | None = None,
+                             game: str | None = None) -> int:
+        """How many games (of one `game` or all) a player played that ended (finished or
+        aborted)."""
+        where, params = _ended_games_of(user_id, guild_id, game)
         rows = await self._fetch(
             f"SELECT COUNT(*) AS n FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}",
             params)
@@ -888,13 +891,17 @@ class Database(ABC):
         return written.rowcount == 1
 
 
-def _ended_games_of(user_id: int, guild_id: int | None) -> tuple[str, list[Any]]:
+def _ended_games_of(user_id: int, guild_id: int | None,
+                    game: str | None = None) -> tuple[str, list[Any]]:
     """The condition (on `games g JOIN seats s`) of a player's games that ended, on a server
-    or anywhere, and its parameters."""
+    or anywhere, of one game or all, and its parameters."""
     where, params = "s.user_id = ? AND g.status != ?", [user_id, GameStatus.RUNNING.value]
     if guild_id is not None:
         where += " AND g.guild_id = ?"
         params.append(guild_id)
+    if game is not None:
+        where += " AND g.game = ?"
+        params.append(game)
     return where, params
 
 

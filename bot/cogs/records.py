@@ -95,15 +95,18 @@ class Records(commands.Cog):
         await interaction.response.send_message(embed=embed, allowed_mentions=quiet)
 
     @app_commands.command(name="history", description=N_("A member's latest games"))
-    @app_commands.describe(member=N_("Whose games (default: yours)"))
+    @app_commands.describe(member=N_("Whose games (default: yours)"),
+                           game=N_("One game only (default: all)"))
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
+    async def history(self, interaction: Interaction, member: discord.User | None = None,
+                      game: str = "") -> None:
         """The last games with opponents, result, date and game id (for `/replay`), ten a
-        page with Newer and Older."""
+        page with Newer and Older; of one game only with `game`."""
         whose = member or interaction.user
         with use_language(await public_language(interaction)):
             embed, view = await self.records.history(whose.id, whose.display_name,
-                                                     interaction.guild_id)
+                                                     interaction.guild_id, 0, game)
         await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="mygames",

@@ -309,6 +309,13 @@ class GameSession:
                 self._draw_message = await via.post(self._record.channel_id, post)
             except PublishFailed:  # it stands all the same: the board's button agrees it
                 log.warning("game %s: could not post a draw offer", self.id, exc_info=True)
+                try:
+                    await interaction.followup.send(_(
+                        "Your draw offer stands, but Discord would not show it in the thread: "
+                        "{name} can still agree with the board's Offer draw button or "
+                        "`/draw`.").format(name=self.names[1 - seat]), ephemeral=True)
+                except discord.HTTPException:
+                    log.info("game %s: could not tell the offerer either", self.id)
             return DrawOutcome.OFFERED
 
     async def answer_draw(self, user_id: int, accept: bool,

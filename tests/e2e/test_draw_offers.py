@@ -235,3 +235,18 @@ async def test_typing_draw_offers_it_and_typing_it_back_agrees(env, world) -> No
     result = session.result()
     assert result is not None and result.reason is EndReason.AGREED
     assert "Draw by agreement." in latest_board(thread).embeds[0].description
+
+
+async def test_an_offer_discord_will_not_show_still_stands_and_the_offerer_is_told(
+    env, world
+) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    env.inject_error("POST", "/webhooks/*", times=1)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=1)
+    clicked = await world.alice.click(latest_board(thread), label="Offer draw")
+    told = [m for m in clicked.followups if "Your draw offer stands" in (m.content or "")]
+    assert told and told[0].flags.ephemeral
+    assert session.record.draw_offer == session.record.seat_of(world.alice.id)
+    await world.bob.click(latest_board(thread), label="Offer draw")
+    result = session.result()
+    assert result is not None and result.reason is EndReason.AGREED

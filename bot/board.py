@@ -84,8 +84,9 @@ def board_post(
     embed = discord.Embed(title=table.title, description=description,
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")
+    status = ui.status(table)  # once: the footer and the alt text both say it
     embed.set_footer(text=_("Game #{id} · move {move} · {status}").format(
-        id=table.id, move=decisions, status=ui.status(table)))
+        id=table.id, move=decisions, status=status))
     view = discord.ui.View(timeout=None)
     if result is None:
         for item in ui.board_items(table):
@@ -100,19 +101,20 @@ def board_post(
                                  style=discord.ButtonStyle.primary, emoji="🔁"))
     return Post(content=content, embed=embed,
                 files=[discord.File(io.BytesIO(png), filename=BOARD_FILENAME,
-                                    description=board_alt_text(table, ui, result))],
+                                    description=board_alt_text(table, ui, result, status))],
                 view=view, mentions=discord.AllowedMentions(users=True))
 
 
-def board_alt_text(table: Table[Any], ui: GameUI[Any], result: Result | None) -> str:
+def board_alt_text(table: Table[Any], ui: GameUI[Any], result: Result | None,
+                   status: str) -> str:
     """What the board's picture shows, for screen readers: the game, whose turn it is (or
-    how it ended) and the footer's counts."""
+    how it ended) and the footer's counts (`status`)."""
     if result is not None:
         state = ui.result_text(table, result)
     else:
         state = _("{name} to play.").format(name=table.names[table.state.current_player])
     return alt_text(_("Board of {title}: {state} {status}.").format(
-        title=table.title, state=state, status=ui.status(table)))
+        title=table.title, state=state, status=status))
 
 
 def alt_text(text: str) -> str:

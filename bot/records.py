@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -47,7 +47,6 @@ from engines import GAMES, EndReason
 from i18n import N_, _, month_name, ngettext, short_date
 from storage import (
     GLOBAL_SCOPE,
-    Climber,
     Database,
     GameRecord,
     GameStatus,
@@ -59,6 +58,9 @@ from storage import (
 )
 
 log = logging.getLogger(__name__)
+
+RowT = TypeVar("RowT")
+"""A leaderboard's line: a rating row, or a month's climber."""
 
 PAGE_SIZE = 10
 """Players per leaderboard page."""
@@ -220,6 +222,18 @@ OUTCOMES = {"win": N_("won"), "draw": N_("draw"), "loss": N_("lost")}
 """A finished game from a member's seat, in `/history`."""
 
 
+async def _board_page(
+    read: Callable[[int], Awaitable[tuple[list[RowT], int]]], page: int
+) -> tuple[list[RowT], int, int, int]:
+    """A leaderboard's rows at `page` (read from an offset), how many it ranks, the page
+    shown and the number of pages; a stale Next past the last page shows the last one."""
+    rows, total = await read(max(page, 0) * PAGE_SIZE)
+    page, pages = page_bounds(page, total, PAGE_SIZE)
+    if not rows and total:
+        rows, total = await read(page * PAGE_SIZE)
+    return rows, total, page, pages
+
+
 def _page_buttons(game: str, scope: str, page: int, pages: int,
                   month: str = "") -> discord.ui.View:
     """Previous and Next under a leaderboard of several pages (none for one page)."""
@@ -324,12 +338,9 @@ class RecordsService:
         where_id = guild_id if scope == "server" and guild_id is not None else GLOBAL_SCOPE
         if month:
             return await self._climbers(game, scope, where_id, page, month)
-        rows, total = await self.db.leaderboard(game, where_id, offset=max(page, 0) * PAGE_SIZE,
-                                                limit=PAGE_SIZE)
-        page, pages = page_bounds(page, total, PAGE_SIZE)
-        if not rows and total:  # a stale Next past the last page: show the last one
-            rows, total = await self.db.leaderboard(game, where_id, offset=page * PAGE_SIZE,
-                                                    limit=PAGE_SIZE)
+        rows, total, page, pages = await _board_page(
+            lambda offset: self.db.leaderboard(game, where_id, offset=offset, limit=PAGE_SIZE),
+            page)
         where = _("this server") if scope == "server" else _("all servers")
         embed = discord.Embed(title=f"🏆 {game_name(game)} · {where}",
                               colour=discord.Colour.gold())
@@ -357,14 +368,10 @@ class RecordsService:
             raise Refusal(_("There is no such month.")) from error
         guild = None if where_id == GLOBAL_SCOPE else where_id
 
-        async def read(page: int) -> tuple[list[Climber], int]:
-            return await self.db.climbers(game, where_id, since, until, guild_id=guild,
-                                          offset=max(page, 0) * PAGE_SIZE, limit=PAGE_SIZE)
-
-        rows, total = await read(page)
-        page, pages = page_bounds(page, total, PAGE_SIZE)
-        if not rows and total:  # a stale Next past the last page: show the last one
-            rows, total = await read(page)
+        rows, total, page, pages = await _board_page(
+            lambda offset: self.db.climbers(game, where_id, since, until, guild_id=guild,
+                                            offset=offset, limit=PAGE_SIZE),
+            page)
         where = _("this server") if scope == "server" else _("all servers")
         embed = discord.Embed(title=f"📈 {game_name(game)} · {month_name(since)} · {where}",
                               colour=discord.Colour.green())

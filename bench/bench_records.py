@@ -1,5 +1,5 @@
 """On-demand benchmark: records (`/leaderboard` all time and monthly, a page click, `/stats`
-with and without a game's rating chart, `/history`, `/replay` suggestions, `/mygames`) at
+with and without a game's rating chart, `/history`, `/replay` suggestions, `/mygames`, `/live`) at
 100,000 finished games.
 
 Run from the repository root:
@@ -45,6 +45,10 @@ START = datetime(2025, 1, 1, tzinfo=UTC)
 MONTH = "2025-06"
 """The month the monthly leaderboards show: one in the middle of the generated history (a
 game finishes every 5 minutes, so 100,000 games span 11 months)."""
+
+
+HOMES = [[10**6 + n for n in range(29)] + [1 + server] for server in range(SERVERS)]
+"""The channels a member of each server sees (`/live`): the games are in the last one."""
 
 
 class Member:
@@ -158,6 +162,9 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         "/replay suggestions": lambda i: records.replay_choices(
             members[i].id, members[i].id // 100, ""),
         "/mygames": lambda i: records.running(members[i], members[i].id // 100),
+        # The member sees 30 channels, the one holding the server's games among them.
+        "/live": lambda i: records.live(1 + i % SERVERS, HOMES[i % SERVERS], None),
+        "/live game:": lambda i: records.live(1 + i % SERVERS, HOMES[i % SERVERS], "granat"),
     }
     print(f"{'command':<28}{'p50 ms':>8}{'p99 ms':>8}{'loop blocked ms':>17}")
     for name, call in commands.items():

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.ai_players import rated_id
-from bot.board import EMBED_DESCRIPTION_LIMIT, alt_text, channel_link, message_link
+from bot.board import alt_text
 from bot.components import (
     MAX_ID,
     HistoryButton,
@@ -23,6 +23,7 @@ from bot.components import (
 )
 from bot.errors import Refusal
 from bot.games.base import GameUI
+from bot.in_progress import LISTED, clip, game_name, live_description, running_description
 from bot.painter import Painter
 from bot.ratings import (
     CHART_GAMES,
@@ -54,7 +55,6 @@ from storage import (
     MoveRecord,
     RatingChange,
     RatingRow,
-    RunningGame,
 )
 
 log = logging.getLogger(__name__)
@@ -70,14 +70,6 @@ CHART_FILENAME = "rating.png"
 HISTORY_SIZE = 10
 """Games listed by `/history`."""
 
-RUNNING_LISTED = 25
-"""Games in progress `/mygames` lists at most (it counts the others)."""
-
-MORE_LINE_ROOM = 80
-"""Characters kept free in `/mygames` for the line that counts the games not listed."""
-
-OTHERS_LIMIT = 60
-"""Characters of opponents' names on one line of `/mygames` (five players are many)."""
 
 MAX_UPLOAD = 8_000_000
 """Bytes a replay GIF may weigh, well under Discord's 10 MB upload limit; a bigger one is
@@ -108,16 +100,6 @@ def no_such_game(game_id: object) -> Refusal:
     """The refusal of a game id that is not one of this server's games."""
     return Refusal(_("There is no game #{id} on this server. `/history` lists the game "
                      "ids.").format(id=game_id))
-
-
-def clip(text: str, limit: int) -> str:
-    """`text`, cut with an ellipsis to at most `limit` characters."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def game_name(game: str) -> str:
-    """The game's name (its id when it is not a known game)."""
-    return GAMES[game].name if game in GAMES else game
 
 
 @dataclass(frozen=True)
@@ -270,47 +252,6 @@ def history_line(record: GameSummary, user_id: int, change: RatingChange | None 
     return _("`#{id}` **{game}** vs {others} · {outcome} · {date}").format(
         id=record.id, game=game_name(record.game), others=others, outcome=outcome,
         date=discord.utils.format_dt(when, "d"))
-
-
-def running_line(game: RunningGame, user_id: int) -> str:
-    """`**Your turn** · [#12 Qawale vs Bob](link to its board) · ⏰ in 3 hours`."""
-    if game.waits_for(user_id):
-        turn = _("**Your turn**")
-    elif game.to_move is not None and 0 <= game.to_move < len(game.seats):
-        turn = _("{name} to play").format(name=game.seats[game.to_move].display_name)
-    else:
-        turn = _("In progress")
-    # A name is the text of a masked link here: its brackets would end the link's text.
-    names = (discord.utils.escape_markdown(s.display_name.replace("[", "(").replace("]", ")"))
-             for s in game.seats if s.user_id != user_id)
-    others = clip(", ".join(names), OTHERS_LIMIT)
-    link = (message_link(game.guild_id, game.channel_id, game.board_message_id)
-            if game.board_message_id else channel_link(game.guild_id, game.channel_id))
-    line = _("{turn} · [#{id} {game} vs {others}]({link})").format(
-        turn=turn, id=game.id, game=game_name(game.game), others=others, link=link)
-    if game.deadline is not None:
-        line += " · ⏰ " + discord.utils.format_dt(game.deadline, "R")
-    return line
-
-
-def running_description(games: Sequence[RunningGame], total: int, user_id: int) -> str:
-    """The lines of `/mygames`, as many as fit Discord's limit, then how many are left."""
-    lines: list[str] = []
-    size = 0
-    for index, game in enumerate(games):
-        line = running_line(game, user_id)
-        left = total - index - 1
-        # Room for this line and, if games remain after it, the line that counts them.
-        room = EMBED_DESCRIPTION_LIMIT - (MORE_LINE_ROOM if left else 0)
-        if size + len(line) + 1 > room:
-            break
-        lines.append(line)
-        size += len(line) + 1
-    if total > len(lines):
-        more = total - len(lines)
-        lines.append(ngettext("…and {n} more game in progress.", "…and {n} more games in "
-                              "progress.", more).format(n=more))
-    return "\n".join(lines)
 
 
 class RecordsService:
@@ -542,7 +483,7 @@ class RecordsService:
     async def running(self, user: discord.abc.User, guild_id: int | None) -> discord.Embed:
         """The member's games in progress here, those waiting for them first, with links."""
         games, total, waiting = await self.db.running_games_of(user.id, guild_id=guild_id,
-                                                               limit=RUNNING_LISTED)
+                                                               limit=LISTED)
         embed = discord.Embed(title=_("🎲 Your games in progress"),
                               colour=discord.Colour.blurple())
         if not games:
@@ -553,6 +494,24 @@ class RecordsService:
         embed.set_footer(text=ngettext("{n} of them waits for you.", "{n} of them wait for "
                                        "you.", waiting).format(n=waiting) if waiting else
                          _("None of them waits for you."))
+        return embed
+
+    async def live(self, guild_id: int, homes: Sequence[int], game: str | None) -> discord.Embed:
+        """The games in progress on the server in the channels `homes` (those the member
+        sees), of `game` only when given, the latest move first, with links to watch them."""
+        games, total = await self.db.live_games(guild_id, homes, game=game, limit=LISTED)
+        title = (_("👀 Games of {game} in progress").format(game=game_name(game)) if game
+                 else _("👀 Games in progress on this server"))
+        embed = discord.Embed(title=title, colour=discord.Colour.blurple())
+        if not games:
+            embed.description = (
+                _("No game of {game} is in progress here right now. Start one with /challenge, "
+                  "or open a table with /lobby.").format(game=game_name(game)) if game else
+                _("No game is in progress here right now. Start one with /challenge, or open "
+                  "a table with /lobby."))
+            return embed
+        embed.description = live_description(games, total)
+        embed.set_footer(text=_("Open a game to watch it: its board follows every move."))
         return embed
 
     async def replay_choices(

@@ -40,6 +40,7 @@ from storage.models import (
 )
 from storage.rating_writes import RATING_BATCH, TO_RATE, Rater, apply_ratings, rate_safely
 from storage.rows import (
+    RUNNING_COLUMNS,
     SUMMARY_COLUMNS,
     as_challenge,
     as_climber,
@@ -50,7 +51,7 @@ from storage.rows import (
     as_record,
     as_summary,
     as_timer,
-    parse_time,
+    running_of,
     seats_of,
 )
 from storage.sql import Executor, Row, Transaction, Values, Work, Written
@@ -593,8 +594,7 @@ class Database(ABC):
         if guild_id is not None:
             where += " AND g.guild_id = ?"
             params.append(guild_id)
-        query = f"""SELECT g.id, g.game, g.guild_id, g.channel_id, g.board_message_id,
-                           g.to_move, g.deadline, g.updated_at
+        query = f"""SELECT {RUNNING_COLUMNS}
                     FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}
                     ORDER BY CASE WHEN g.to_move = s.seat THEN 0 ELSE 1 END,
                              CASE WHEN g.deadline IS NULL THEN 1 ELSE 0 END, g.deadline,
@@ -607,15 +607,33 @@ class Database(ABC):
                 "SELECT COUNT(*) AS n, SUM(CASE WHEN g.to_move = s.seat THEN 1 ELSE 0 END) "
                 f"AS waiting FROM games g JOIN seats s ON s.game_id = g.id WHERE {where}",
                 params)
-            seats = await seats_of(sql, [row["id"] for row in rows])
-            games = [RunningGame(
-                id=row["id"], game=row["game"], guild_id=row["guild_id"],
-                channel_id=row["channel_id"], board_message_id=row["board_message_id"],
-                seats=seats[row["id"]], to_move=row["to_move"],
-                deadline=parse_time(row["deadline"]),
-                updated_at=datetime.fromisoformat(row["updated_at"])) for row in rows]
             assert counts is not None  # COUNT always gives one row
-            return games, int(counts["n"]), int(counts["waiting"] or 0)
+            return (await running_of(sql, rows), int(counts["n"]),
+                    int(counts["waiting"] or 0))
+
+        return await self._read(read)
+
+    async def live_games(
+        self, guild_id: int, homes: Sequence[int], *, game: str | None = None, limit: int = 25
+    ) -> tuple[list[RunningGame], int]:
+        """Up to `limit` of the games in progress on a server whose home (the channel that
+        holds the game's thread, or the game's own channel) is one of `homes`, of `game` only
+        when given, the latest move first; and how many such games there are in all."""
+        where = ("g.guild_id = ? AND g.status = ? AND COALESCE(g.parent_id, g.channel_id) IN "
+                 "(SELECT value FROM json_each(?))")
+        params: list[Any] = [guild_id, GameStatus.RUNNING.value, Values(list(homes))]
+        if game is not None:
+            where += " AND g.game = ?"
+            params.append(game)
+
+        async def read(sql: Executor) -> tuple[list[RunningGame], int]:
+            rows = await sql.fetch(
+                f"SELECT {RUNNING_COLUMNS} FROM games g WHERE {where} "
+                "ORDER BY g.updated_at DESC, g.id DESC LIMIT ?", [*params, limit])
+            count = await sql.fetchrow(f"SELECT COUNT(*) AS n FROM games g WHERE {where}",
+                                       params)
+            assert count is not None  # COUNT always gives one row
+            return await running_of(sql, rows), int(count["n"])
 
         return await self._read(read)
 

@@ -18,6 +18,7 @@ from storage.models import (
     RatingChange,
     RatingPoint,
     RatingRow,
+    RunningGame,
     Seat,
     Timer,
     TimerEvent,
@@ -29,6 +30,12 @@ SUMMARY_COLUMNS = ", ".join(
     f"g.{column}" for column in
     ("id", "game", "guild_id", "status", "result", "rated", "updated_at", "finished_at"))
 """The game columns a `GameSummary` reads (never `state`, the big one)."""
+
+RUNNING_COLUMNS = ", ".join(
+    f"g.{column}" for column in
+    ("id", "game", "guild_id", "channel_id", "board_message_id", "to_move", "deadline",
+     "updated_at"))
+"""The game columns a `RunningGame` reads."""
 
 
 def parse_time(value: str | None) -> datetime | None:
@@ -90,6 +97,16 @@ async def seats_of(sql: Executor, ids: list[int]) -> dict[int, list[Seat]]:
         seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], r["display_name"],
                                         r["stand_in"]))
     return seats
+
+
+async def running_of(sql: Executor, rows: list[Row]) -> list[RunningGame]:
+    """Game rows (`RUNNING_COLUMNS`) as games in progress, with their seats."""
+    seats = await seats_of(sql, [row["id"] for row in rows])
+    return [RunningGame(
+        id=row["id"], game=row["game"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        board_message_id=row["board_message_id"], seats=seats[row["id"]],
+        to_move=row["to_move"], deadline=parse_time(row["deadline"]),
+        updated_at=datetime.fromisoformat(row["updated_at"])) for row in rows]
 
 
 def as_summary(row: Row, seats: list[Seat]) -> GameSummary:

@@ -1,5 +1,5 @@
-"""`/leaderboard`, `/stats`, `/history`, `/mygames` and `/replay`: what the stored games
-tell."""
+"""`/leaderboard`, `/stats`, `/history`, `/mygames`, `/live` and `/replay`: what the stored
+games tell."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.board import alt_text
 from bot.clock import utcnow
 from bot.cogs.choices import GAME_CHOICES
+from bot.in_progress import watchable_homes
 from bot.languages import Languages
 from bot.ratings import month_key
 from bot.records import CHOICE_TEXT_LIMIT, RecordsService
@@ -115,6 +116,20 @@ class Records(commands.Cog):
     async def mygames(self, interaction: Interaction) -> None:
         """Privately: the member's games in progress here, with links to their boards."""
         embed = await self.records.running(interaction.user, interaction.guild_id)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="live",
+                          description=N_("Games being played on this server now, to watch"))
+    @app_commands.describe(game=N_("One game only (default: all)"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def live(self, interaction: Interaction, game: str = "") -> None:
+        """Privately: the server's games in progress in the channels the member can see, the
+        latest move first, with links to their boards."""
+        guild, member = interaction.guild, interaction.user
+        homes = (watchable_homes(guild, member)
+                 if guild is not None and isinstance(member, discord.Member) else [])
+        embed = await self.records.live(interaction.guild_id or 0, homes, game or None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="replay", description=N_("Watch a game again, as an animation"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.board import EMBED_DESCRIPTION_LIMIT
-from bot.records import running_description, running_line
+from bot.in_progress import running_description, running_line
 from storage import RunningGame, Seat
 
 NOW = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)

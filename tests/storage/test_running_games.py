@@ -1,5 +1,6 @@
-"""A member's games in progress, for `/mygames`: those waiting for them first, nearest
-deadline first, then the others; finished games and other servers' games left out."""
+"""Games in progress: a member's, for `/mygames` (those waiting for them first, nearest
+deadline first, then the others), and a server's, for `/live` (in the channels a member
+sees, the latest move first); finished games and other servers' games left out."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ ALICE, BOB, CAROL = 100, 200, 300
 
 
 async def game(db: Database, players: tuple[int, int], *, to_move: int, guild_id: int = 1,
-               deadline_in: timedelta | None = None, started: datetime = NOW) -> GameRecord:
-    """A running Qawale game between `players`, seat `to_move` to decide."""
+               deadline_in: timedelta | None = None, started: datetime = NOW,
+               kind: str = "qawale", channel_id: int = 10,
+               parent_id: int | None = 5) -> GameRecord:
+    """A running game (Qawale unless `kind`) between `players`, seat `to_move` to decide."""
     record = await db.create_game(
-        game="qawale", guild_id=guild_id, channel_id=10, parent_id=5,
+        game=kind, guild_id=guild_id, channel_id=channel_id, parent_id=parent_id,
         seats=[Seat(0, players[0], "P0"), Seat(1, players[1], "P1")], options={}, rng_seed=1,
-        state=GAMES["qawale"].new_state(2).dump(), now=started, to_move=to_move)
+        state=GAMES[kind].new_state(2).dump(), now=started, to_move=to_move)
     if deadline_in is not None:
         await db.set_turn_clock(record.id, 0, NOW + deadline_in, [])
     return record
@@ -56,3 +59,31 @@ async def test_a_long_list_is_cut_and_says_how_many_there_are(db: Database) -> N
     assert (len(games), total, waiting) == (10, 30, 15)  # counted beyond the ten listed
     assert all(g.waits_for(ALICE) for g in games)
     assert games[0].updated_at == NOW + timedelta(minutes=28)  # the latest move first
+
+
+async def test_a_servers_live_games_in_the_channels_given_latest_move_first(
+        db: Database) -> None:
+    older = await game(db, (ALICE, BOB), to_move=0)
+    newer = await game(db, (BOB, CAROL), to_move=1, started=NOW + timedelta(minutes=5))
+    in_channel = await game(db, (ALICE, CAROL), to_move=0, channel_id=7, parent_id=None,
+                            started=NOW + timedelta(minutes=1))
+    await game(db, (ALICE, BOB), to_move=0, channel_id=11, parent_id=6)  # a hidden channel
+    await game(db, (ALICE, BOB), to_move=0, guild_id=2)
+    over = await game(db, (ALICE, BOB), to_move=0, started=NOW + timedelta(minutes=9))
+    assert await db.abort_game(over.id, now=NOW + timedelta(minutes=9))
+    games, total = await db.live_games(1, [5, 7])
+    assert [g.id for g in games] == [newer.id, in_channel.id, older.id]
+    assert total == 3
+    assert [s.user_id for s in games[0].seats] == [BOB, CAROL]
+    assert games[0].to_move == 1
+
+
+async def test_a_servers_live_games_of_one_game_and_cut_to_the_limit(db: Database) -> None:
+    for minutes in range(12):
+        await game(db, (ALICE, BOB), to_move=0, kind="graps" if minutes % 3 else "qawale",
+                   started=NOW + timedelta(minutes=minutes))
+    games, total = await db.live_games(1, [5], game="graps", limit=5)
+    assert (len(games), total) == (5, 8)  # counted beyond the five listed
+    assert {g.game for g in games} == {"graps"}
+    assert games[0].updated_at == NOW + timedelta(minutes=11)
+    assert await db.live_games(1, []) == ([], 0)

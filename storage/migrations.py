@@ -243,6 +243,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "the role a server pings when a /lobby table opens (`/settings lobby_role:`)",
         ("ALTER TABLE server_settings ADD COLUMN lobby_role TEXT",),
     ),
+    Migration(
+        13,
+        "a server's games in progress by their latest move (`/live`)",
+        ("CREATE INDEX games_live ON games (guild_id, status, updated_at)",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 

@@ -8,6 +8,7 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any, Final
 
 import discord
@@ -52,6 +53,12 @@ IN_THREAD_PERMISSIONS = ("send_messages_in_threads", "embed_links", "attach_file
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embed_links",
                       "attach_files")
 
+
+MOST_WAITING: Final = 5
+"""Challenges and tables one member may have waiting for an answer at once (each pings)."""
+
+MOST_AI_GAMES: Final = 5
+"""Games against the AI alone one member may play on a server at once (each is a thread)."""
 
 AI_PLACEHOLDER_BASE = 100
 """Seat numbers of AI players at a table before the seats are drawn (beyond any real seat)."""
@@ -216,6 +223,7 @@ class ChallengeService:
         time_control = await self.clock_for(channel.guild.id, clock)
 
         now = utcnow()
+        await self.check_not_flooding(challenger.id, now, invited=invited)
         names = {challenger.id: challenger.display_name}
         names.update({o.id: o.display_name for o in invited})
         async with write_budget():
@@ -234,6 +242,40 @@ class ChallengeService:
         await self.db.set_challenge_message(challenge.id, message.id)
         self._schedule(challenge)
 
+    async def check_not_flooding(self, member_id: int, now: datetime, *,
+                                 invited: Sequence[discord.abc.User] = (),
+                                 game: str | None = None) -> None:
+        """Refuse a challenge to someone the member challenged already, a second table of the
+        same game, or more than `MOST_WAITING` challenges and tables at once: each one pings
+        its members, so waiting ones must be answered (or expire) first."""
+        waiting = await self.db.waiting_challenges_of(member_id, now)
+        for challenge in waiting:
+            named = [o for o in invited if o.id in challenge.opponent_ids]
+            if named and not challenge.is_lobby:
+                raise Refusal(_("You already challenged {name}: wait for their answer (your "
+                                "challenge expires {relative}), or withdraw it with its "
+                                "Decline button.").format(
+                                    name=named[0].display_name,
+                                    relative=discord.utils.format_dt(challenge.expires_at, "R")))
+            if game is not None and challenge.is_lobby and challenge.game == game:
+                raise Refusal(_("Your table of {game} is still open in <#{channel}>: start it "
+                                "there, wait for players, or close it with Leave.").format(
+                                    game=GAMES[game].name, channel=challenge.channel_id))
+        if len(waiting) >= MOST_WAITING:
+            raise Refusal(_("You have {count} challenges and tables waiting already: wait "
+                            "until one is answered or expires (the first {relative}), or "
+                            "withdraw one.").format(
+                                count=len(waiting),
+                                relative=discord.utils.format_dt(waiting[0].expires_at, "R")))
+
+    async def check_ai_games(self, member_id: int, guild_id: int) -> None:
+        """Refuse a game against the AI to a member who plays `MOST_AI_GAMES` already here:
+        each opens a thread, and the AI would answer a flood of them at once."""
+        playing = await self.db.ai_games_of(member_id, guild_id)
+        if playing >= MOST_AI_GAMES:
+            raise Refusal(_("You play {count} games against the AI here already: finish or "
+                            "resign one first (`/mygames` lists them).").format(count=playing))
+
     async def open_lobby(
         self,
         interaction: Interaction,
@@ -249,6 +291,7 @@ class ChallengeService:
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)
         now = utcnow()
+        await self.check_not_flooding(host.id, now, game=game_id)
         async with write_budget():
             lobby = await self.db.create_challenge(
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
@@ -555,6 +598,7 @@ class ChallengeService:
                                 game=game.name, players=game.min_players))
         resolved = self.resolve_options(game_id, options)
         await self.check_can_host(channel)
+        await self.check_ai_games(interaction.user.id, channel.guild.id)
         time_control = await self.clock_for(channel.guild.id, clock)
         await interaction.response.defer()
         players = [(interaction.user.id, interaction.user.display_name),
@@ -608,6 +652,7 @@ class ChallengeService:
         names[user] = interaction.user.display_name
         others = [uid for uid in order if uid != user]
         if all(is_ai(uid) for uid in others):
+            await self.check_ai_games(user, home.guild.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             new, where = await self._create_game(home, record.game,
                                                  [(uid, names[uid]) for uid in order],

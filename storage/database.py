@@ -613,6 +613,16 @@ class Database(ABC):
 
         return await self._read(read)
 
+    async def ai_games_of(self, user_id: int, guild_id: int) -> int:
+        """How many games a member plays against the AI on a server now: games in progress
+        with an AI seat from the start (a seat handed to the AI does not count)."""
+        rows = await self._fetch(
+            """SELECT COUNT(*) AS n FROM seats s JOIN games g ON g.id = s.game_id
+               WHERE s.user_id = ? AND g.status = ? AND g.guild_id = ?
+               AND EXISTS (SELECT 1 FROM seats a WHERE a.game_id = g.id AND a.user_id < 0)""",
+            (user_id, GameStatus.RUNNING.value, guild_id))
+        return int(rows[0]["n"])
+
     async def live_games(
         self, guild_id: int, homes: Sequence[int], *, game: str | None = None, limit: int = 25
     ) -> tuple[list[RunningGame], int]:
@@ -872,6 +882,17 @@ class Database(ABC):
         rows = await self._fetch(
             "SELECT * FROM challenges WHERE status = ? ORDER BY id",
             (ChallengeStatus.PENDING.value,),
+        )
+        return [as_challenge(row) for row in rows]
+
+    async def waiting_challenges_of(self, challenger_id: int,
+                                    now: datetime) -> list[ChallengeRecord]:
+        """The member's challenges and tables still waiting for an answer at `now`, the one
+        that expires first first."""
+        rows = await self._fetch(
+            """SELECT * FROM challenges WHERE status = ? AND challenger_id = ?
+               AND expires_at > ? ORDER BY expires_at, id""",
+            (ChallengeStatus.PENDING.value, challenger_id, now.isoformat()),
         )
         return [as_challenge(row) for row in rows]
 

@@ -29,8 +29,8 @@ async def test_new_challenges_and_tables_get_the_clock_the_server_chose(env, wor
     assert ("New games here get this clock unless their challenge picks another: Live: 5 "
             "minutes per move.") in saved.response.content
 
-    challenge = await world.alice.slash(world.channel, "challenge", game="graps",
-                                        opponent=world.bob)
+    challenge = await world.bob.slash(world.channel, "challenge", game="graps",
+                                      opponent=world.alice)
     assert clock_field(challenge.response.message) == "Live: 5 minutes per move"
     table = await world.carol.slash(world.channel, "lobby", game="qawale")
     assert clock_field(table.response.message) == "Live: 5 minutes per move"

@@ -160,6 +160,26 @@ async def test_a_challenge_is_answered_only_once(db: Database) -> None:
     assert await db.pending_challenges() == []
 
 
+async def test_a_members_waiting_challenges_are_theirs_pending_and_not_expired(
+        db: Database) -> None:
+    async def challenge(by: int, minutes: int, kind: str = "challenge") -> int:
+        record = await db.create_challenge(
+            game="qawale", guild_id=1, channel_id=10, challenger_id=by, opponent_ids=[200],
+            player_names={by: "Alice", 200: "Bob"}, options={}, now=NOW,
+            expires_at=NOW + timedelta(minutes=minutes), kind=kind)
+        return record.id
+
+    later = await challenge(100, 9)
+    table = await challenge(100, 5, kind="lobby")
+    await challenge(300, 9)  # someone else's
+    await challenge(100, -1)  # expired, its timer not yet run
+    answered = await challenge(100, 7)
+    assert await db.close_challenge(answered, ChallengeStatus.DECLINED)
+    waiting = await db.waiting_challenges_of(100, NOW)
+    assert [c.id for c in waiting] == [table, later]  # the first to expire first
+    assert waiting[0].is_lobby
+
+
 async def test_a_challenge_records_who_joined_and_who_accepted(db: Database) -> None:
     lobby = await db.create_challenge(
         game="kraut_ruben", guild_id=1, channel_id=10, challenger_id=100, opponent_ids=[],

@@ -87,3 +87,15 @@ async def test_a_servers_live_games_of_one_game_and_cut_to_the_limit(db: Databas
     assert {g.game for g in games} == {"graps"}
     assert games[0].updated_at == NOW + timedelta(minutes=11)
     assert await db.live_games(1, []) == ([], 0)
+
+
+async def test_games_against_the_ai_are_counted_by_member_and_server(db: Database) -> None:
+    ai = -1001
+    await game(db, (ALICE, ai), to_move=0)
+    await game(db, (ai, ALICE), to_move=0)
+    await game(db, (ALICE, ai), to_move=0, guild_id=2)  # another server
+    await game(db, (ALICE, BOB), to_move=0)  # people only
+    over = await game(db, (ALICE, ai), to_move=0)
+    assert await db.abort_game(over.id, now=NOW)
+    assert await db.ai_games_of(ALICE, 1) == 2
+    assert await db.ai_games_of(BOB, 1) == 0

@@ -87,6 +87,16 @@ class SessionManager:
         record = await self.db.running_game_in(channel_id)
         return await self.get(record.id) if record else None
 
+    async def channel_deleted(self, channel_id: int) -> int:
+        """A channel or thread was deleted: abort the games that ran in it (or in its
+        threads, which went with it); how many were aborted."""
+        aborted = 0
+        for record in await self.db.running_games_under(channel_id):
+            session = await self.get(record.id)
+            if session is not None and await session.home_deleted():
+                aborted += 1
+        return aborted
+
     def _adopt(self, record: GameRecord) -> GameSession:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,

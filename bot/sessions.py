@@ -751,6 +751,17 @@ class GameSession:
         self.mend_later()
         return _("Your move stands, but {reason}").format(reason=why_no_board(failure, where))
 
+    async def home_deleted(self) -> bool:
+        """Its thread (or channel) was deleted: abort the game, unrated, and stop what it
+        had running; True if this ended it."""
+        async with self.lock:
+            if self.is_over:
+                return False
+            self.stop_ai()
+            self.stop_mending()
+            await self._abort_orphan()
+            return self.is_over
+
     async def _abort_orphan(self) -> None:
         """The game's thread is gone: end the game unrated rather than leave it running."""
         if await self.db.abort_game(self.id, now=utcnow()):

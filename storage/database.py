@@ -266,6 +266,12 @@ class Database(ABC):
         )
         return found[0] if found else None
 
+    async def running_games_under(self, channel_id: int) -> list[GameRecord]:
+        """The games running in this channel or thread, or in a thread of this channel."""
+        return await self._games(
+            "SELECT * FROM games WHERE status = ? AND (channel_id = ? OR parent_id = ?) "
+            "ORDER BY id", (GameStatus.RUNNING.value, channel_id, channel_id))
+
     async def running_games(self) -> list[GameRecord]:
         """Every game still running."""
         return await self._games(

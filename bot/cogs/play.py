@@ -39,6 +39,22 @@ class Play(commands.Cog):
             raise NoGameHere(_(NO_GAME_HERE))
         return session
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A moderator deleted a game's thread: its game ends at once, unrated, instead of
+        waiting in `/mygames` and `/live` for a move that can never be shown."""
+        await self._home_deleted(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted, and its threads with it: their games end, unrated."""
+        await self._home_deleted(channel.id)
+
+    async def _home_deleted(self, channel_id: int) -> None:
+        aborted = await self.sessions.channel_deleted(channel_id)
+        if aborted:
+            log.info("%d game(s) aborted: channel %s was deleted", aborted, channel_id)
+
     @app_commands.command(name="move", description=N_("Play a move by typing its notation"))
     @app_commands.describe(notation=N_("The move, e.g. b2:NNE for Qawale (suggestions as you "
                                        "type)"))

@@ -99,3 +99,13 @@ async def test_games_against_the_ai_are_counted_by_member_and_server(db: Databas
     assert await db.abort_game(over.id, now=NOW)
     assert await db.ai_games_of(ALICE, 1) == 2
     assert await db.ai_games_of(BOB, 1) == 0
+
+
+async def test_the_games_running_in_a_channel_or_its_threads(db: Database) -> None:
+    in_thread = await game(db, (ALICE, BOB), to_move=0, channel_id=11, parent_id=5)
+    in_channel = await game(db, (ALICE, BOB), to_move=0, channel_id=5, parent_id=None)
+    await game(db, (ALICE, BOB), to_move=0, channel_id=12, parent_id=6)  # another channel
+    over = await game(db, (ALICE, BOB), to_move=0, channel_id=13, parent_id=5)
+    assert await db.abort_game(over.id, now=NOW)
+    assert [g.id for g in await db.running_games_under(5)] == [in_thread.id, in_channel.id]
+    assert [g.id for g in await db.running_games_under(11)] == [in_thread.id]

@@ -1,0 +1,67 @@
+"""A moderator deletes a game's thread, or the channel holding it: the game ends at once,
+unrated, rather than waiting in `/mygames` and `/live` for a move no one can make; its
+clock and the AI stop, and a restart does not bring it back."""
+
+from __future__ import annotations
+
+from storage import GameStatus
+from tests.e2e.helpers import bot_of, challenge_and_accept, the_bot
+from tests.e2e.test_restart import restart
+
+
+async def stored_status(env, session) -> GameStatus:
+    """The game's status as the database has it."""
+    record = await bot_of(env).db.get_game(session.id)
+    assert record is not None
+    return record.status
+
+
+async def test_deleting_a_games_thread_aborts_the_game_unrated(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    _other_thread, other = await challenge_and_accept(env, world.channel, world.alice,
+                                                      world.carol, game="graps")
+    env.backend.delete_channel(thread.id)
+    await env.settle()
+    assert await stored_status(env, session) is GameStatus.ABORTED
+    assert await stored_status(env, other) is GameStatus.RUNNING, "only that thread's game"
+    mine = await world.alice.slash(world.channel, "mygames")
+    assert f"#{session.id} " not in mine.response.embeds[0].description
+    assert f"#{other.id} " in mine.response.embeds[0].description
+    live = await world.carol.slash(world.channel, "live")
+    assert f"#{session.id} " not in live.response.embeds[0].description
+
+
+async def test_deleting_a_channel_aborts_the_games_of_its_threads(env, world) -> None:
+    elsewhere = world.guild.create_text_channel("more-games")
+    _thread, here = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    _thread2, there = await challenge_and_accept(env, elsewhere, world.alice, world.bob)
+    env.backend.delete_channel(elsewhere.id)
+    await env.settle()
+    assert await stored_status(env, there) is GameStatus.ABORTED
+    assert await stored_status(env, here) is GameStatus.RUNNING
+
+
+async def test_the_clock_of_a_deleted_game_never_fires(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    env.backend.delete_channel(thread.id)
+    await env.settle()
+    posted = len(world.channel.history())
+    await env.advance_time(3 * 24 * 3600)  # well past the Daily clock's deadline
+    assert await stored_status(env, session) is GameStatus.ABORTED
+    assert len(world.channel.history()) == posted, "no notice about a game that is gone"
+
+
+async def test_a_game_against_the_ai_stops_with_its_thread_and_stays_stopped_on_restart(
+        env, world, database_url) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level="easy")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    ply = session.ply
+    env.backend.delete_channel(thread.id)
+    await env.settle()
+    assert await stored_status(env, session) is GameStatus.ABORTED
+    await restart(env, database_url)
+    record = await bot_of(env).db.get_game(session.id)
+    assert record.status is GameStatus.ABORTED and record.ply <= ply + 1
+    assert await bot_of(env).db.running_games() == []

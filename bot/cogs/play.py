@@ -133,7 +133,9 @@ class Play(commands.Cog):
         if session.record.seat_of(user.id) is None:
             raise Refusal(_("Only a moderator (Manage Messages or Manage Threads) or the "
                             "players themselves, all together, can abort a game."))
-        voters = await session.abort_voters()
+        asked = await session.abort_voters()
+        # A player who left the server cannot agree: their agreement is not needed.
+        voters = asked | await departed_players(interaction.guild, session, besides=user.id)
         if user.id in voters:
             missing = session.abort_missing(voters)
             names = and_join([session.names[s] for s in missing])
@@ -145,18 +147,39 @@ class Play(commands.Cog):
         last = not session.abort_missing(voters | {user.id})
         # Answer before writing: the last agreement privately (the abort notice is public).
         await interaction.response.defer(ephemeral=last, thinking=True)
-        missing = await session.ask_to_abort(user.id)
+        missing = [seat for seat in await session.ask_to_abort(user.id)
+                   if session.record.user_at(seat) not in voters]
         with use_language(await session.public_language()):  # public: the server's language
-            request = abort_request_text(session, user.mention, missing, first=not voters)
+            request = abort_request_text(session, user.mention, missing, first=not asked)
             everyone = _("all its players")
         if missing:
             # The players whose agreement is missing are pinged once, with the first request.
             await interaction.followup.send(
-                request, allowed_mentions=discord.AllowedMentions(users=not voters))
+                request, allowed_mentions=discord.AllowedMentions(users=not asked))
             return
         await session.abort(by=everyone)
         await interaction.followup.send(_("{title} is aborted.").format(title=session.title),
                                         ephemeral=True)
+
+
+async def departed_players(guild: discord.Guild | None, session: GameSession, *,
+                           besides: int) -> set[int]:
+    """The game's players who are no longer members of the server (asked of Discord: the
+    bot does not follow who leaves); a player Discord cannot tell about counts as present."""
+    gone: set[int] = set()
+    if guild is None:
+        return gone
+    for seat in session.record.seats:
+        if seat.user_id == besides or session.is_ai_seat(seat.seat) \
+                or guild.get_member(seat.user_id) is not None:
+            continue  # the member asking, an AI seat, or a member Discord told the bot about
+        try:
+            await guild.fetch_member(seat.user_id)
+        except discord.NotFound:
+            gone.add(seat.user_id)
+        except discord.HTTPException:
+            log.info("could not check whether %s is still on the server", seat.user_id)
+    return gone
 
 
 def abort_request_text(session: GameSession, who: str, missing: list[int], *,

@@ -193,3 +193,40 @@ async def test_a_moderator_aborts_and_the_game_counts_for_no_rating(env, world) 
     assert "No rated game" in leaderboard.response.embeds[0].description
     history = await world.alice.slash(world.channel, "history")
     assert "aborted" in history.response.embeds[0].description
+
+
+async def test_a_player_who_left_the_server_is_not_needed_to_abort(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    world.guild.remove_member(world.bob)
+    await env.settle()
+    done = await world.alice.slash(thread, "abort")
+    assert done.ephemeral and "is aborted" in done.response.content
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.ABORTED
+    assert any("was aborted by all its players" in (m.content or "") for m in thread.history())
+
+
+async def test_in_a_group_only_the_players_still_here_must_agree(env, world) -> None:
+    result = await world.alice.slash(world.channel, "challenge", game="kraut_ruben",
+                                     opponent=world.bob, opponent2=world.carol)
+    await world.bob.click(result.response.message, label="Accept")
+    await world.carol.click(result.response.message, label="Accept")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    world.guild.remove_member(world.carol)
+    await env.settle()
+    asked = await world.alice.slash(thread, "abort")
+    assert not asked.ephemeral
+    assert f"<@{world.bob.id}>, to agree" in asked.response.content
+    assert f"<@{world.carol.id}>" not in asked.response.content, "she cannot answer"
+    agreed = await world.bob.slash(thread, "abort")
+    assert agreed.ephemeral and "is aborted" in agreed.response.content
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.ABORTED
+
+
+async def test_a_player_discord_cannot_tell_about_still_counts_as_present(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    env.inject_error("GET", f"/guilds/{world.guild.id}/members/{world.bob.id}", status=500,
+                     times=5)
+    asked = await world.alice.slash(thread, "abort")
+    assert not asked.ephemeral and f"<@{world.bob.id}>, to agree" in asked.response.content
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.RUNNING

@@ -65,7 +65,7 @@ TEMPLATES: dict[Prefix, str] = {
     Prefix.LEADERBOARD: r"lb:(?P<game>[a-z_]+):(?P<scope>server|global):(?P<page>\d+):(?P<dir>p|n)"
                         r"(?::(?P<month>\d{4}-\d{2}))?",
     Prefix.HISTORY: r"lp:(?P<member>\d+):(?P<page>\d+):(?P<dir>p|n)(?::(?P<game>[a-z_]+))?",
-    Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlo])",
+    Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlom])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
     Prefix.CHALLENGE_PICK: r"lk:(?P<opponent>\d+)",
 }
@@ -173,7 +173,7 @@ class ReplayStep:
     game_id: int
     position: int
     direction: str
-    """`f`irst, `p`revious, `n`ext, `l`ast, or `o`pen a new private viewer."""
+    """`f`irst, `p`revious, `n`ext, `l`ast, `o`pen a new private viewer, or the `m`ove list."""
 
     @property
     def custom_id(self) -> str:

@@ -22,7 +22,7 @@ from bot.components import (
     ReplayStep,
 )
 from bot.errors import Refusal
-from bot.games.base import GameUI
+from bot.games.base import GameUI, describe_options
 from bot.in_progress import LISTED, clip, game_name, live_description, running_description
 from bot.painter import Painter
 from bot.ratings import (
@@ -39,6 +39,7 @@ from bot.ratings import (
 from bot.replay import (
     Position,
     decision_positions,
+    move_list_lines,
     moves_text,
     replay_pictures,
     seat_names,
@@ -570,7 +571,23 @@ class RecordsService:
                                     shown=gif.shown, positions=gif.frames)
         view = discord.ui.View(timeout=None)
         view.add_item(ReplayButton(record.id, 0, "o", label=_("Step through"), emoji="🔎"))
+        view.add_item(ReplayButton(record.id, 0, "m", label=_("Move list"), emoji="📄"))
         return Replay(clip(caption, MESSAGE_LIMIT), gif.data, f"replay-{record.id}.gif", view)
+
+    async def move_list(self, game_id: int, guild_id: int | None) -> tuple[str, bytes]:
+        """A game's moves as a text file, what its spectators saw: the title, the options,
+        when it started, one line per decision, how it ended; with the message above it."""
+        record = await self.find_replayable(game_id, guild_id)
+        moves = await self.db.moves(record.id)
+        title = _("Game #{id} · {title}").format(id=record.id, title=replay_title(record))
+        header = [title, _("Started {date} (UTC)").format(
+            date=record.created_at.strftime("%Y-%m-%d %H:%M"))]
+        if record.options:
+            header.append(_("Options: {options}").format(
+                options=describe_options(GAMES[record.game], record.options)))
+        lines = [*header, "", *move_list_lines(record, moves)]
+        text = "\n".join(lines) + "\n"
+        return _("📄 The moves of game #{id}.").format(id=record.id), text.encode()
 
     async def replay_position(
         self, step: ReplayStep, guild_id: int | None

@@ -62,14 +62,11 @@ def _described(record: GameRecord, decision: MoveRecord, automatic: Sequence[Mov
     return " · ".join(parts)
 
 
-def decision_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Position]:
-    """The start, then one position per player decision (numbered from 1).
-
-    Chance outcomes and forced moves are applied with the decision they follow (those
-    before the first decision with the start), so the last position is the final one.
-    The highlight is the last move a player made or the bot made for them, as on the board.
-    """
-    state = GAMES[record.game].new_state(len(record.seats), options=record.options or None)
+def decision_groups(
+    moves: Sequence[MoveRecord],
+) -> list[tuple[MoveRecord | None, list[MoveRecord]]]:
+    """Each player decision with the automatic moves (chance, forced) after it; first, the
+    automatic moves before any decision (with None)."""
     groups: list[tuple[MoveRecord | None, list[MoveRecord]]] = [(None, [])]
     for move in moves:
         if not move.kind.changes_the_board:
@@ -78,8 +75,28 @@ def decision_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[
             groups.append((move, []))
         else:
             groups[-1][1].append(move)
+    return groups
+
+
+def move_list_lines(record: GameRecord, moves: Sequence[MoveRecord]) -> list[str]:
+    """`1. Alice: b2:NNE`, one line per decision with the forced moves after it, then how
+    the game ended: what a spectator saw, never a chance outcome (a card may be secret)."""
+    lines = [f"{number}. {_described(record, decision, automatic)}"
+             for number, (decision, automatic) in enumerate(decision_groups(moves))
+             if decision is not None]
+    return [*lines, outcome_text(record)]
+
+
+def decision_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Position]:
+    """The start, then one position per player decision (numbered from 1).
+
+    Chance outcomes and forced moves are applied with the decision they follow (those
+    before the first decision with the start), so the last position is the final one.
+    The highlight is the last move a player made or the bot made for them, as on the board.
+    """
+    state = GAMES[record.game].new_state(len(record.seats), options=record.options or None)
     positions = []
-    for number, (decision, automatic) in enumerate(groups):
+    for number, (decision, automatic) in enumerate(decision_groups(moves)):
         applied = ([] if decision is None else [decision]) + automatic
         for move in applied:
             state.apply(move.move)

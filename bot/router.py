@@ -175,9 +175,15 @@ class Router:
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def replay_step(self, interaction: Interaction, step: ReplayStep) -> None:
-        """Step through: open a private viewer; First, Previous, Next, Last: edit it in place."""
+        """Step through: open a private viewer; First, Previous, Next, Last: edit it in place;
+        Move list: the moves as a private text file."""
         if not plausible(step.game_id):
             raise Refusal(_("There is no such game on this server."))
+        if step.direction == "m":
+            content, text = await self.records.move_list(step.game_id, interaction.guild_id)
+            await interaction.response.send_message(content, ephemeral=True, file=discord.File(
+                io.BytesIO(text), filename=f"game-{step.game_id}.txt"))
+            return
         found = await self.records.replay_position(step, interaction.guild_id)  # refuse first
         opening = step.direction == "o"
         if opening:

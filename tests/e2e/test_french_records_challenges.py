@@ -146,7 +146,7 @@ async def test_records_of_a_french_server_answer_in_french(env, soiree, monkeypa
                   if m is not None and m.attachments)
     assert posted.content.startswith(f"🎞️ Rediffusion de la partie #{session.id} · Qawale · ")
     assert "(0 coup, terminée)" in posted.content
-    assert control_labels(posted) == ["Pas à pas"]
+    assert control_labels(posted) == ["Pas à pas", "Liste des coups"]
     viewer = await soiree.carol.click(posted, label="Pas à pas")  # Carol's client: English
     assert viewer.ephemeral and "Start position · 0 moves" in viewer.response.content
     missing = await soiree.alice.slash(soiree.channel, "replay", game="9999")

@@ -240,3 +240,39 @@ async def test_a_game_too_big_to_upload_whole_is_sampled_and_says_so(
     assert "Too long to upload whole: 8 of its 17 positions" in message.content
     frames, _durations = _frames(await message.attachments[0].read())
     assert len(frames) == 8
+
+
+async def test_the_move_list_is_a_private_text_file_of_every_decision(env, world,
+                                                                      database_url) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    for move in ["a1:NES", "a4:SSE", "b2:WSE"]:
+        await actor_for(session, world.alice, world.bob).slash(thread, "move", notation=move)
+    await session.resign(world.bob.id)
+    names = [s.display_name for s in session.record.seats]
+    posted = await world.carol.slash(world.channel, "replay", game=str(session.id))
+    await restart(env, database_url)  # the button carries the game
+    listed = await world.carol.click(_replay_message(posted), label="Move list")
+    assert listed.ephemeral
+    message = _replay_message(listed)
+    assert message.content == f"📄 The moves of game #{session.id}."
+    [attachment] = message.attachments
+    assert attachment.filename == f"game-{session.id}.txt"
+    text = (await attachment.read()).decode()
+    lines = text.splitlines()
+    assert lines[0] == f"Game #{session.id} · Qawale · {names[0]} vs {names[1]}"
+    assert lines[1].startswith("Started ") and lines[1].endswith(" (UTC)")
+    assert lines[-4:] == [f"1. {names[0]}: a1:NES", f"2. {names[1]}: a4:SSE",
+                          f"3. {names[0]}: b2:WSE", "Alice won"]
+
+
+async def test_the_move_list_never_tells_a_card_and_only_on_its_server(env, world) -> None:
+    record, moves = random_game("grabuge", 3)
+    stored = await _store(env, world.guild.id, record, moves)
+    posted = await world.carol.slash(world.channel, "replay", game=str(stored.id))
+    listed = await world.carol.click(_replay_message(posted), label="Move list")
+    text = (await _replay_message(listed).attachments[0].read()).decode()
+    assert "card:" not in text, "a chance outcome is never written"
+    decisions = [m for m in moves if m.kind is MoveKind.PLAYER]
+    assert f"\n{len(decisions)}. " in text
+    with pytest.raises(Refusal, match="no game"):
+        await bot_of(env).records.move_list(stored.id, world.guild.id + 1)

@@ -1,6 +1,6 @@
 """On-demand benchmark: records (`/leaderboard` all time and monthly, a page click, `/stats`
-with and without a game's rating chart, `/history`, `/replay` suggestions, `/mygames`, `/live`) at
-100,000 finished games.
+with and without a game's rating chart, `/history`, `/replay` suggestions, `/mygames`,
+`/live`, `/serverstats`) at 100,000 finished games.
 
 Run from the repository root:
 `python bench/bench_records.py [--games N] [--running N] [--calls N]`.
@@ -165,6 +165,7 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
         # The member sees 30 channels, the one holding the server's games among them.
         "/live": lambda i: records.live(1 + i % SERVERS, HOMES[i % SERVERS], None),
         "/live game:": lambda i: records.live(1 + i % SERVERS, HOMES[i % SERVERS], "granat"),
+        "/serverstats": lambda i: records.server_stats(1 + i % SERVERS, "A server"),
     }
     print(f"{'command':<28}{'p50 ms':>8}{'p99 ms':>8}{'loop blocked ms':>17}")
     for name, call in commands.items():

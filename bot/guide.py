@@ -36,7 +36,7 @@ HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Start a game"), ("challenge", "lobby", "games", "rules")),
     (N_("During a game"), ("move", "board", "draw", "resign", "abort")),
     (N_("Your games and records"),
-     ("mygames", "live", "leaderboard", "stats", "history", "replay")),
+     ("mygames", "live", "leaderboard", "stats", "serverstats", "history", "replay")),
     (N_("Settings"), ("settings", "help")),
 )
 """The commands `/help` lists, by what a member wants to do (a test keeps every command in)."""

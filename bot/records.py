@@ -13,6 +13,7 @@ import discord
 
 from bot.ai_players import rated_id
 from bot.board import alt_text
+from bot.clock import utcnow
 from bot.components import (
     MAX_ID,
     HistoryButton,
@@ -31,6 +32,7 @@ from bot.ratings import (
     change_text,
     chart_view,
     month_bounds,
+    month_key,
     outcome_of,
     page_bounds,
     server_scope,
@@ -45,6 +47,7 @@ from bot.replay import (
     seat_names,
     viewer_caption,
 )
+from bot.server_stats import server_stats_embed
 from engines import GAMES, EndReason
 from i18n import N_, _, month_name, ngettext, short_date
 from storage import (
@@ -357,6 +360,12 @@ class RecordsService:
         else:
             embed.set_footer(text=_("Add game: to see one game's rating over time."))
         return embed
+
+    async def server_stats(self, guild_id: int, server: str) -> discord.Embed:
+        """What the server has played, game by game, and who played most this month."""
+        month = month_bounds(month_key(utcnow()))[0]
+        activity = await self.db.server_activity(guild_id, month)
+        return server_stats_embed(server, activity, list(self.uis), month)
 
     async def game_stats(self, user: discord.abc.User, guild_id: int | None,
                          game: str) -> tuple[discord.Embed, discord.File | None]:

@@ -24,6 +24,7 @@ from storage.models import (
     ChallengeRecord,
     ChallengeStatus,
     Climber,
+    GameActivity,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -35,6 +36,7 @@ from storage.models import (
     RatingRow,
     RunningGame,
     Seat,
+    ServerActivity,
     Shards,
     Timer,
 )
@@ -51,6 +53,7 @@ from storage.rows import (
     as_record,
     as_summary,
     as_timer,
+    parse_time,
     running_of,
     seats_of,
 )
@@ -718,6 +721,48 @@ class Database(ABC):
                 f"SELECT COUNT(DISTINCT c.player_id) AS n {where}", params)
             assert total is not None  # COUNT always gives a row
             return [as_climber(row) for row in rows], int(total["n"])
+
+        return await self._read(read)
+
+    async def server_activity(self, guild_id: int, since: datetime, *,
+                              most: int = 3) -> ServerActivity:
+        """What a server has played: each game's finished games (ever and since `since`) and
+        games in progress; the members who finished a game since `since`, and the `most`
+        who finished the most of them; when its first game began."""
+
+        async def read(sql: Executor) -> ServerActivity:
+            rows = await sql.fetch(
+                """SELECT game, status, COUNT(*) AS n,
+                          SUM(CASE WHEN finished_at >= ? THEN 1 ELSE 0 END) AS recent,
+                          MIN(created_at) AS first
+                   FROM games WHERE guild_id = ? AND status IN (?, ?) GROUP BY game, status""",
+                (since.isoformat(), guild_id, GameStatus.FINISHED.value,
+                 GameStatus.RUNNING.value))
+            counts: dict[str, dict[str, int]] = {}
+            for row in rows:
+                game = counts.setdefault(row["game"], {"finished": 0, "since": 0, "running": 0})
+                if row["status"] == GameStatus.RUNNING.value:
+                    game["running"] = int(row["n"])
+                else:
+                    game["finished"], game["since"] = int(row["n"]), int(row["recent"] or 0)
+            recent = """FROM games g JOIN seats s ON s.game_id = g.id
+                        WHERE g.guild_id = ? AND g.status = ? AND g.finished_at >= ?
+                        AND s.user_id > 0"""
+            params = (guild_id, GameStatus.FINISHED.value, since.isoformat())
+            active = await sql.fetch(
+                f"""SELECT s.user_id, COUNT(*) AS n, MAX(g.id) AS latest {recent}
+                    GROUP BY s.user_id ORDER BY n DESC, latest DESC LIMIT ?""",
+                (*params, most))
+            players = await sql.fetchrow(f"SELECT COUNT(DISTINCT s.user_id) AS n {recent}",
+                                         params)
+            assert players is not None  # COUNT always gives a row
+            firsts = [str(row["first"]) for row in rows]
+            return ServerActivity(
+                games=[GameActivity(game, c["finished"], c["since"], c["running"])
+                       for game, c in sorted(counts.items())],
+                players_since=int(players["n"]),
+                most_active=[(int(row["user_id"]), int(row["n"])) for row in active],
+                first_game=parse_time(min(firsts)) if firsts else None)
 
         return await self._read(read)
 

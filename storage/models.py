@@ -295,6 +295,31 @@ class Climber:
     """Their displayed rating now."""
 
 
+@dataclass(frozen=True)
+class GameActivity:
+    """How much one game is played on a server (`/serverstats`)."""
+
+    game: str
+    finished: int
+    """Games finished there, ever (aborted ones not counted)."""
+    finished_since: int
+    """Of those, the games finished in the period asked for."""
+    running: int
+    """Games in progress there now."""
+
+
+@dataclass(frozen=True)
+class ServerActivity:
+    """What a server has played (`/serverstats`): each game played there, the members who
+    finished a game in the period, the most active of them, and when its first game began."""
+
+    games: list[GameActivity]
+    players_since: int
+    most_active: list[tuple[int, int]]
+    """(member id, games finished in the period), the most games first (AI seats left out)."""
+    first_game: datetime | None
+
+
 @dataclass
 class ChallengeRecord:
     """An open or answered challenge."""

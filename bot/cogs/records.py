@@ -1,5 +1,5 @@
-"""`/leaderboard`, `/stats`, `/history`, `/mygames`, `/live` and `/replay`: what the stored
-games tell."""
+"""`/leaderboard`, `/stats`, `/serverstats`, `/history`, `/mygames`, `/live` and `/replay`:
+what the stored games tell."""
 
 from __future__ import annotations
 
@@ -94,6 +94,21 @@ class Records(commands.Cog):
                                                     allowed_mentions=quiet)
                 return
         await interaction.response.send_message(embed=embed, allowed_mentions=quiet)
+
+    @app_commands.command(name="serverstats",
+                          description=N_("What this server plays: games, and who played most "
+                                         "this month"))
+    @app_commands.guild_only()
+    async def serverstats(self, interaction: Interaction) -> None:
+        """Each game's finished games (ever and this month) and games in progress, the games
+        not played yet, and the month's most active members (in public: the server's
+        language)."""
+        guild = interaction.guild
+        name = guild.name if guild is not None else "?"
+        with use_language(await public_language(interaction)):
+            embed = await self.records.server_stats(interaction.guild_id or 0, name)
+        await interaction.response.send_message(embed=embed,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="history", description=N_("A member's latest games"))
     @app_commands.describe(member=N_("Whose games (default: yours)"),

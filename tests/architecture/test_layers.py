@@ -36,7 +36,8 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.games.common", "bot.draw_offers"},
     {"bot.games.*"},  # each game's controls: bot/games/<game>.py
     {"bot.games", "bot.board", "bot.automatic"},
-    {"bot.guide", "bot.challenge_posts", "bot.in_progress", "bot.server_stats"},
+    {"bot.guide", "bot.challenge_posts", "bot.in_progress"},
+    {"bot.server_stats"},
     {"bot.sessions"},
     {"bot.session_manager"},
     {"bot.challenges", "bot.records", "bot.deadlines"},

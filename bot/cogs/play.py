@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -25,6 +26,9 @@ NO_GAME_HERE = N_("No game is running in this channel. Each game has its own thr
 
 NOTATION_LIMIT = 100
 """The longest notation `/move` reads (the longest real move is far shorter)."""
+
+MEMBER_CHECK_SECONDS = 1.5
+"""How long `/abort` waits for Discord to say whether a player is still a member."""
 
 
 class Play(commands.Cog):
@@ -164,22 +168,28 @@ class Play(commands.Cog):
 
 async def departed_players(guild: discord.Guild | None, session: GameSession, *,
                            besides: int) -> set[int]:
-    """The game's players who are no longer members of the server (asked of Discord: the
-    bot does not follow who leaves); a player Discord cannot tell about counts as present."""
-    gone: set[int] = set()
+    """The game's players who are no longer members of the server (asked of Discord at once,
+    within `MEMBER_CHECK_SECONDS`: the bot does not follow who leaves, and the command must
+    answer within Discord's 3 seconds); a player Discord does not tell about counts as
+    present."""
     if guild is None:
-        return gone
-    for seat in session.record.seats:
-        if seat.user_id == besides or session.is_ai_seat(seat.seat) \
-                or guild.get_member(seat.user_id) is not None:
-            continue  # the member asking, an AI seat, or a member Discord told the bot about
+        return set()
+
+    async def gone(user_id: int) -> bool:
         try:
-            await guild.fetch_member(seat.user_id)
+            await asyncio.wait_for(guild.fetch_member(user_id), MEMBER_CHECK_SECONDS)
         except discord.NotFound:
-            gone.add(seat.user_id)
-        except discord.HTTPException:
-            log.info("could not check whether %s is still on the server", seat.user_id)
-    return gone
+            return True
+        except (discord.HTTPException, TimeoutError):
+            log.info("could not check whether %s is still on the server", user_id)
+        return False
+
+    # The member asking, AI seats and members Discord told the bot about are here.
+    unknown = [seat.user_id for seat in session.record.seats
+               if seat.user_id != besides and not session.is_ai_seat(seat.seat)
+               and guild.get_member(seat.user_id) is None]
+    answers = await asyncio.gather(*(gone(user_id) for user_id in unknown))
+    return {user_id for user_id, left in zip(unknown, answers, strict=True) if left}
 
 
 def abort_request_text(session: GameSession, who: str, missing: list[int], *,

@@ -74,7 +74,6 @@ CHART_FILENAME = "rating.png"
 HISTORY_SIZE = 10
 """Games listed by `/history`."""
 
-
 MAX_UPLOAD = 8_000_000
 """Bytes a replay GIF may weigh, well under Discord's 10 MB upload limit; a bigger one is
 made narrower, and only as a last resort sampled."""

@@ -3,9 +3,10 @@ with and without a game's rating chart, `/history`, `/replay` suggestions, `/myg
 `/live`, `/serverstats`) at 100,000 finished games.
 
 Run from the repository root:
-`python bench/bench_records.py [--games N] [--running N] [--calls N]`.
-It builds a database file of N finished games (5,000 members on 50 servers, 2 to 4 players,
-a real engine state in each row) and of games in progress (10,000 by default), times the
+`python bench/bench_records.py [--games N] [--running N] [--calls N] [--servers N]`.
+It builds a database file of N finished games (5,000 members on 50 servers, or on as many as
+`--servers` says; 2 to 4 players, a real engine state in each row) and of games in progress
+(10,000 by default), times the
 one-off catch-up that rates a history made before the ratings table, then calls each record
 command through `RecordsService` as the bot does (embeds included) and prints p50/p99 per
 command, with the longest the event loop was blocked meanwhile (a 1 ms ticker measures its
@@ -41,14 +42,20 @@ from storage import Database
 
 MEMBERS = 5_000
 SERVERS = 50
+"""Servers by default; `--servers 1` puts every game and member on one server."""
+MEMBER_BLOCK = 100_000
+"""Member ids of server g are g * MEMBER_BLOCK + k: their server is their id // MEMBER_BLOCK."""
 START = datetime(2025, 1, 1, tzinfo=UTC)
 MONTH = "2025-06"
 """The month the monthly leaderboards show: one in the middle of the generated history (a
 game finishes every 5 minutes, so 100,000 games span 11 months)."""
 
 
-HOMES = [[10**6 + n for n in range(29)] + [1 + server] for server in range(SERVERS)]
-"""The channels a member of each server sees (`/live`): the games are in the last one."""
+
+
+def homes(server: int) -> list[int]:
+    """The channels a member of `server` sees (`/live`): the games are in the last one."""
+    return [10**6 + n for n in range(29)] + [server]
 
 
 class Member:
@@ -59,7 +66,7 @@ class Member:
         self.display_name = f"Member {user_id}"
 
 
-def build(path: Path, games: int, running: int, rng: random.Random) -> None:
+def build(path: Path, games: int, running: int, servers: int, rng: random.Random) -> None:
     """Write `games` finished games, then `running` games in progress, straight into a
     migrated database file."""
     states = {game: json.dumps(GAMES[game].new_state(GAMES[game].min_players).dump())
@@ -71,11 +78,11 @@ def build(path: Path, games: int, running: int, rng: random.Random) -> None:
         game = ids[number % len(ids)]
         engine = GAMES[game]
         size = rng.randint(engine.min_players, min(engine.max_players, 4))
-        # Every server plays every game (a guild taken from `number % SERVERS` alone would
+        # Every server plays every game (a guild taken from `number % servers` alone would
         # pair each server with one game, since both follow `number`).
-        guild = 1 + (number // len(ids)) % SERVERS
+        guild = 1 + (number // len(ids)) % servers
         # Members mostly play on their own server: ids grouped by server.
-        pool = range(guild * 100, guild * 100 + MEMBERS // SERVERS)
+        pool = range(guild * MEMBER_BLOCK, guild * MEMBER_BLOCK + MEMBERS // servers)
         people = rng.sample(pool, size)
         at = (START + timedelta(minutes=5 * number)).isoformat()
         if number <= games:
@@ -124,7 +131,7 @@ async def ticker(worst: list[float], stop: asyncio.Event) -> None:
         worst[0] = max(worst[0], (time.perf_counter() - start) * 1000 - 1)
 
 
-async def measure(path: Path, calls: int, rng: random.Random) -> None:
+async def measure(path: Path, calls: int, servers: int, rng: random.Random) -> None:
     """Catch up the ratings, then time each record command."""
     settle()  # as `python -m bot` does before it connects
     db = await Database.open(f"sqlite:///{path}", rater=rate_game)
@@ -134,38 +141,44 @@ async def measure(path: Path, calls: int, rng: random.Random) -> None:
     rated = await records.catch_up()
     print(f"catch-up of a history made before the ratings table: {rated} games in "
           f"{time.perf_counter() - start:.1f} s (once, after the upgrade, in batches)")
-    members = [Member(rng.randrange(100, 100 + MEMBERS)) for _ in range(calls)]
+    members = [Member(rng.randrange(1, servers + 1) * MEMBER_BLOCK
+                      + rng.randrange(MEMBERS // servers)) for _ in range(calls)]
+
+    def server_of(i: int) -> int:
+        return 1 + i % servers
+
     commands: dict[str, Callable[[int], Awaitable[Any]]] = {
         "/leaderboard (server)": lambda i: records.leaderboard(
-            "kraut_ruben", "server", 1 + i % SERVERS, 0),
+            "kraut_ruben", "server", server_of(i), 0),
         "/leaderboard (all servers)": lambda i: records.leaderboard(
             "kraut_ruben", "global", None, 0),
         "leaderboard page click": lambda i: records.leaderboard(
             "qawale", "global", None, 1 + i % 40),
         "/leaderboard month (server)": lambda i: records.leaderboard(
-            "kraut_ruben", "server", 1 + i % SERVERS, 0, MONTH),
+            "kraut_ruben", "server", server_of(i), 0, MONTH),
         "/leaderboard month (all)": lambda i: records.leaderboard(
             "kraut_ruben", "global", None, 0, MONTH),
         "month page click": lambda i: records.leaderboard(
             "qawale", "global", None, 1 + i % 40, MONTH),
-        "/stats": lambda i: records.stats(members[i], members[i].id // 100),
+        "/stats": lambda i: records.stats(members[i], members[i].id // MEMBER_BLOCK),
         "/stats game: (with chart)": lambda i: records.game_stats(
-            members[i], members[i].id // 100, "kraut_ruben"),
+            members[i], members[i].id // MEMBER_BLOCK, "kraut_ruben"),
         "/stats versus": lambda i: records.head_to_head(
-            members[i], Member(members[i].id + 1), members[i].id // 100),
+            members[i], Member(members[i].id + 1), members[i].id // MEMBER_BLOCK),
         "/history": lambda i: records.history(members[i].id, members[i].display_name,
-                                              members[i].id // 100),
+                                              members[i].id // MEMBER_BLOCK),
         "history page click": lambda i: records.history(members[i].id, None,
-                                                        members[i].id // 100, 1),
-        "/history game:": lambda i: records.history(members[i].id, members[i].display_name,
-                                                    members[i].id // 100, 0, "kraut_ruben"),
+                                                        members[i].id // MEMBER_BLOCK, 1),
+        "/history game:": lambda i: records.history(
+            members[i].id, members[i].display_name, members[i].id // MEMBER_BLOCK, 0,
+            "kraut_ruben"),
         "/replay suggestions": lambda i: records.replay_choices(
-            members[i].id, members[i].id // 100, ""),
-        "/mygames": lambda i: records.running(members[i], members[i].id // 100),
+            members[i].id, members[i].id // MEMBER_BLOCK, ""),
+        "/mygames": lambda i: records.running(members[i], members[i].id // MEMBER_BLOCK),
         # The member sees 30 channels, the one holding the server's games among them.
-        "/live": lambda i: records.live(1 + i % SERVERS, HOMES[i % SERVERS], None),
-        "/live game:": lambda i: records.live(1 + i % SERVERS, HOMES[i % SERVERS], "granat"),
-        "/serverstats": lambda i: records.server_stats(1 + i % SERVERS, "A server"),
+        "/live": lambda i: records.live(server_of(i), homes(server_of(i)), None),
+        "/live game:": lambda i: records.live(server_of(i), homes(server_of(i)), "granat"),
+        "/serverstats": lambda i: records.server_stats(server_of(i), "A server"),
     }
     print(f"{'command':<28}{'p50 ms':>8}{'p99 ms':>8}{'loop blocked ms':>17}")
     for name, call in commands.items():
@@ -186,13 +199,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--running", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--servers", type=int, default=SERVERS)
     args = parser.parse_args()
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "records.db"
         asyncio.run(migrate(path))
-        build(path, args.games, args.running, rng)
-        asyncio.run(measure(path, args.calls, rng))
+        build(path, args.games, args.running, args.servers, rng)
+        asyncio.run(measure(path, args.calls, args.servers, rng))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.ai_players import rated_id
+from bot.ai_players import rated_id, shown_name
 from bot.board import alt_text
 from bot.clock import utcnow
 from bot.components import (
@@ -127,7 +127,8 @@ class ReplayFrame:
 
 def replay_title(record: GameSummary | GameRecord) -> str:
     """`Qawale · Alice vs Bob`."""
-    return f"{game_name(record.game)} · {' vs '.join(s.display_name for s in record.seats)}"
+    names = (shown_name(s.user_id, s.display_name) for s in record.seats)
+    return f"{game_name(record.game)} · {' vs '.join(names)}"
 
 
 def replay_choice(record: GameSummary) -> str:
@@ -235,7 +236,8 @@ def history_line(record: GameSummary, user_id: int, change: RatingChange | None 
     """`#12 · Qawale vs Bob · won (resigned) · 27.3 (+1.4) · <date>` from the member's seat,
     with what the game did to their rating when that was kept."""
     seat = record.seat_of(user_id)
-    others = ", ".join(s.display_name for s in record.seats if s.user_id != user_id)
+    others = ", ".join(shown_name(s.user_id, s.display_name) for s in record.seats
+                       if s.user_id != user_id)
     if record.status is GameStatus.ABORTED or record.result is None or seat is None:
         outcome = _("aborted")
     else:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai_players import shown_name
 from bot.painter import draw_replay
 from engines import GAMES, EndReason
 from i18n import _, current_language, ngettext
@@ -51,7 +52,8 @@ def replay_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Po
 def _name(record: GameRecord, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(record.seats):
         return "?"
-    return record.seats[seat].display_name
+    player = record.seats[seat]
+    return shown_name(player.user_id, player.display_name)
 
 
 def _described(record: GameRecord, decision: MoveRecord, automatic: Sequence[MoveRecord]) -> str:
@@ -161,7 +163,7 @@ def viewer_caption(position: Position, total: int, record: GameRecord) -> str:
 
 def seat_names(record: GameRecord) -> list[str]:
     """The players' names, by seat."""
-    return [seat.display_name for seat in record.seats]
+    return [shown_name(seat.user_id, seat.display_name) for seat in record.seats]
 
 
 @dataclass(frozen=True)

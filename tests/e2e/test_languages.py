@@ -10,7 +10,15 @@ from bot.client import CatalogueTranslator
 from bot.games.qawale import QawaleUI
 from bot.records import RecordsService
 from i18n import Language
-from tests.e2e.helpers import actor_for, bot_of, challenge_and_accept, latest_board, speaking
+from tests.e2e.helpers import (
+    actor_for,
+    bot_of,
+    challenge_and_accept,
+    latest_board,
+    speaking,
+    the_bot,
+)
+from tests.e2e.test_server_clock import manager
 
 
 async def test_a_french_client_gets_its_private_answers_in_french(
@@ -81,3 +89,18 @@ async def test_command_descriptions_fit_discord_in_every_language(env) -> None:
         assert all(len(text) <= 100 for text in texts), (command.name, texts)
     settings = await bot.tree.get_command("settings").get_translated_payload(bot.tree, translator)
     assert settings["description_localizations"]["fr"].startswith("Vos réglages")
+
+
+async def test_a_french_server_names_the_ai_in_french_in_history_and_replays(env,
+                                                                             world) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level="easy")
+    session = await bot_of(env).sessions.in_channel(world.channel.threads[-1].id)
+    await session.resign(world.alice.id)
+    await manager(env, world).slash(world.channel, "settings", language="fr")
+    history = await world.alice.slash(world.channel, "history")
+    assert "🤖 IA (Facile)" in history.response.embeds[0].description
+    replay = await world.alice.slash(world.channel, "replay", game=str(session.id))
+    caption = next(m.content for m in [*replay.followups, replay.response.message]
+                   if m is not None and m.attachments)
+    assert "Qawale · " in caption and "🤖 IA (Facile)" in caption

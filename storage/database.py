@@ -731,10 +731,11 @@ class Database(ABC):
         who finished the most of them; when its first game began."""
 
         async def read(sql: Executor) -> ServerActivity:
+            # Only columns of the games_by_server index: no game row is read.
             rows = await sql.fetch(
                 """SELECT game, status, COUNT(*) AS n,
                           SUM(CASE WHEN finished_at >= ? THEN 1 ELSE 0 END) AS recent,
-                          MIN(created_at) AS first
+                          MIN(id) AS first
                    FROM games WHERE guild_id = ? AND status IN (?, ?) GROUP BY game, status""",
                 (since.isoformat(), guild_id, GameStatus.FINISHED.value,
                  GameStatus.RUNNING.value))
@@ -756,13 +757,17 @@ class Database(ABC):
             players = await sql.fetchrow(f"SELECT COUNT(DISTINCT s.user_id) AS n {recent}",
                                          params)
             assert players is not None  # COUNT always gives a row
-            firsts = [str(row["first"]) for row in rows]
+            first = None
+            if rows:  # the first game stored is the first begun
+                began = await sql.fetchrow("SELECT created_at FROM games WHERE id = ?",
+                                           (min(int(row["first"]) for row in rows),))
+                first = parse_time(str(began["created_at"])) if began else None
             return ServerActivity(
                 games=[GameActivity(game, c["finished"], c["since"], c["running"])
                        for game, c in sorted(counts.items())],
                 players_since=int(players["n"]),
                 most_active=[(int(row["user_id"]), int(row["n"])) for row in active],
-                first_game=parse_time(min(firsts)) if firsts else None)
+                first_game=first)
 
         return await self._read(read)
 

@@ -248,6 +248,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "a server's games in progress by their latest move (`/live`)",
         ("CREATE INDEX games_live ON games (guild_id, status, updated_at)",),
     ),
+    Migration(
+        14,
+        "a server's games by status, end and kind (`/serverstats`, a server's monthly board)",
+        ("CREATE INDEX games_by_server ON games (guild_id, status, finished_at, game)",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 

@@ -115,10 +115,14 @@ async def test_a_database_damaged_in_the_middle_is_refused(
     path = tmp_path / "games.db"
     await _real_database(path, games=20, moves=50)
     page_size = 4096
-    pages = path.stat().st_size // page_size
-    assert pages > 10
-    with path.open("r+b") as file:  # a b-tree page in the middle
-        file.seek(pages // 2 * page_size + offset)
+    assert path.stat().st_size // page_size > 10
+    connection = sqlite3.connect(path)
+    # A leaf page of the moves table, full of rows, whatever the indexes take around it.
+    leaves = [page for (page,) in connection.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'moves' AND pagetype = 'leaf' ORDER BY pageno")]
+    connection.close()
+    with path.open("r+b") as file:
+        file.seek((leaves[len(leaves) // 2] - 1) * page_size + offset)
         file.write(garbage)
     message = await _refusal(path)
     assert message.startswith(f"{path} is corrupt ({said}")

@@ -365,7 +365,7 @@ class RecordsService:
     async def server_stats(self, guild_id: int, server: str) -> discord.Embed:
         """What the server has played, game by game, and who played most this month."""
         month = month_bounds(month_key(utcnow()))[0]
-        activity = await self.db.server_activity(guild_id, month)
+        activity = await self.db.server_activity(guild_id, list(self.uis), month)
         return server_stats_embed(server, activity, list(self.uis), month)
 
     async def game_stats(self, user: discord.abc.User, guild_id: int | None,

@@ -250,8 +250,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         14,
-        "a server's games by status, end and kind (`/serverstats`, a server's monthly board)",
-        ("CREATE INDEX games_by_server ON games (guild_id, status, finished_at, game)",),
+        "a server's games by status, kind and end (`/serverstats`, a server's monthly board)",
+        ("CREATE INDEX games_by_server ON games (guild_id, status, game, finished_at)",),
     ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""

@@ -39,7 +39,7 @@ async def test_a_servers_activity_by_game_this_month_and_its_most_active_members
     assert await db.abort_game(aborted.id, now=MONTH + timedelta(days=5))
     await played(db, "qawale", (BOB, CAROL), finished=MONTH + timedelta(days=5), guild_id=2)
 
-    activity = await db.server_activity(1, MONTH)
+    activity = await db.server_activity(1, list(GAMES), MONTH)
     assert activity.games == [GameActivity("graps", 1, 1, 1), GameActivity("qawale", 3, 2, 0)]
     assert activity.players_since == 3  # Alice, Bob, Carol; not the AI
     assert activity.most_active == [(ALICE, 3), (CAROL, 1), (BOB, 1)]  # ties: latest first
@@ -47,6 +47,6 @@ async def test_a_servers_activity_by_game_this_month_and_its_most_active_members
 
 
 async def test_a_server_that_never_played(db: Database) -> None:
-    activity = await db.server_activity(7, MONTH)
+    activity = await db.server_activity(7, list(GAMES), MONTH)
     assert (activity.games, activity.players_since, activity.most_active,
             activity.first_game) == ([], 0, [], None)

@@ -35,8 +35,8 @@ def server_stats_embed(server: str, activity: ServerActivity, games: Sequence[st
         return embed
     played = sorted(activity.games, key=lambda g: (-g.finished, -g.running, g.game))
     lines = [game_line(game) for game in played]
-    unplayed = [game_name(game) for game in games
-                if game not in {g.game for g in activity.games}]
+    known = {game.game for game in activity.games}
+    unplayed = [game_name(game) for game in games if game not in known]
     if unplayed:
         lines.append(_("Not played here yet: {games}.").format(games=", ".join(unplayed)))
     if activity.first_game is not None:

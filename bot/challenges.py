@@ -734,6 +734,14 @@ class ChallengeService:
         for challenge_id in list(self._timers):
             self._cancel_timer(challenge_id)
 
+    async def server_left(self, guild_id: int) -> int:
+        """The bot left a server: cancel its waiting challenges and tables (nobody there can
+        answer them any more, and they would count against their hosts' limits); how many."""
+        cancelled = await self.db.cancel_challenges_on_server(guild_id)
+        for challenge_id in cancelled:
+            self._cancel_timer(challenge_id)
+        return len(cancelled)
+
     async def expire(self, challenge_id: int) -> None:
         """Close a pending challenge as expired and say so on its message."""
         if not await self.db.close_challenge(challenge_id, ChallengeStatus.EXPIRED):

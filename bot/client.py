@@ -20,6 +20,7 @@ from bot.challenges import ChallengeService
 from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
 from bot.cogs.records import Records
+from bot.cogs.servers import Servers
 from bot.cogs.settings import PlayerSettings
 from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_routed
 from bot.config import Settings
@@ -171,6 +172,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.tree.add_command(lobby.challenge_menu)
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
+        await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()

@@ -103,3 +103,21 @@ async def with_start_picture(embed: discord.Embed, game: str,
     embed.set_image(url=f"attachment://{START_PICTURE}")
     return discord.File(io.BytesIO(png), filename=START_PICTURE, description=alt_text(
         _("The starting position of {game}.").format(game=GAME_UIS[game].name)))
+
+
+def welcome_embed() -> discord.Embed:
+    """The message posted once when the bot joins a server: how to start a game, and what
+    the server's managers may set."""
+    embed = discord.Embed(
+        title=_("🎲 Thanks for inviting Ludothèque!"), colour=discord.Colour.blurple(),
+        description=_("Play {games} here, with each other or against the AI. Each game gets "
+                      "its own thread, with its board and the buttons to play.").format(
+            games=", ".join(ui.name for ui in GAME_UIS.values())))
+    embed.add_field(name=_("Start a game"), inline=False, value=_(
+        "`/challenge` a member (name me to play the AI), or open a table anyone can join with "
+        "`/lobby`. `/games` lists the games and `/rules` explains one."))
+    embed.add_field(name=_("For the server's managers"), inline=False, value=_(
+        "`/settings language:` English or Français · `clock:` the time per move of new games "
+        "(Daily unless changed) · `lobby_role:` a role pinged when a table opens."))
+    embed.set_footer(text=_("/help lists every command."))
+    return embed

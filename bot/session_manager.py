@@ -97,6 +97,16 @@ class SessionManager:
                 aborted += 1
         return aborted
 
+    async def server_left(self, guild_id: int) -> int:
+        """The bot left a server (or was removed from it): abort the games running there,
+        which can never be shown again; how many were aborted."""
+        aborted = 0
+        for record in await self.db.running_games_on_server(guild_id):
+            session = await self.get(record.id)
+            if session is not None and await session.home_deleted():
+                aborted += 1
+        return aborted
+
     def _adopt(self, record: GameRecord) -> GameSession:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,

@@ -752,8 +752,8 @@ class GameSession:
         return _("Your move stands, but {reason}").format(reason=why_no_board(failure, where))
 
     async def home_deleted(self) -> bool:
-        """Its thread (or channel) was deleted: abort the game, unrated, and stop what it
-        had running; True if this ended it."""
+        """Its thread (or channel) was deleted, or the bot left its server: abort the game,
+        unrated, and stop what it had running; True if this ended it."""
         async with self.lock:
             if self.is_over:
                 return False
@@ -766,7 +766,7 @@ class GameSession:
         """The game's thread is gone: end the game unrated rather than leave it running."""
         if await self.db.abort_game(self.id, now=utcnow()):
             self._record.status = GameStatus.ABORTED
-            log.warning("game %s: its channel is gone; aborted", self.id)
+            log.warning("game %s: its thread or server is gone; aborted", self.id)
 
     def mend_later(self) -> None:
         """Try to post the board again after a while, until the thread shows it."""

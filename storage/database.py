@@ -275,6 +275,12 @@ class Database(ABC):
             "SELECT * FROM games WHERE status = ? AND (channel_id = ? OR parent_id = ?) "
             "ORDER BY id", (GameStatus.RUNNING.value, channel_id, channel_id))
 
+    async def running_games_on_server(self, guild_id: int) -> list[GameRecord]:
+        """The games running on a server."""
+        return await self._games(
+            "SELECT * FROM games WHERE guild_id = ? AND status = ? ORDER BY id",
+            (guild_id, GameStatus.RUNNING.value))
+
     async def running_games(self) -> list[GameRecord]:
         """Every game still running."""
         return await self._games(
@@ -956,6 +962,13 @@ class Database(ABC):
             (ChallengeStatus.PENDING.value, challenger_id, now.isoformat()),
         )
         return [as_challenge(row) for row in rows]
+
+    async def cancel_challenges_on_server(self, guild_id: int) -> list[int]:
+        """Cancel a server's challenges and tables still waiting; their ids."""
+        rows = await self.write(lambda sql: sql.fetch(
+            "UPDATE challenges SET status = ? WHERE guild_id = ? AND status = ? RETURNING id",
+            (ChallengeStatus.CANCELLED.value, guild_id, ChallengeStatus.PENDING.value)))
+        return sorted(int(row["id"]) for row in rows)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge."""

@@ -43,7 +43,8 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.challenges", "bot.records", "bot.deadlines"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},
-    {"bot.cogs.lobby", "bot.cogs.play", "bot.cogs.records", "bot.cogs.settings"},
+    {"bot.cogs.lobby", "bot.cogs.play", "bot.cogs.records", "bot.cogs.servers",
+     "bot.cogs.settings"},
     {"bot.client"},
     {"bot.__main__"},
 ]

@@ -180,6 +180,23 @@ async def test_a_members_waiting_challenges_are_theirs_pending_and_not_expired(
     assert waiting[0].is_lobby
 
 
+async def test_leaving_a_server_cancels_only_its_waiting_challenges(db: Database) -> None:
+    async def challenge(guild_id: int, kind: str = "challenge") -> int:
+        record = await db.create_challenge(
+            game="qawale", guild_id=guild_id, channel_id=10, challenger_id=100,
+            opponent_ids=[200], player_names={100: "Alice", 200: "Bob"}, options={}, now=NOW,
+            expires_at=NOW + timedelta(minutes=10), kind=kind)
+        return record.id
+
+    waiting, table, elsewhere = await challenge(1), await challenge(1, "lobby"), await challenge(2)
+    answered = await challenge(1)
+    assert await db.close_challenge(answered, ChallengeStatus.DECLINED)
+    assert await db.cancel_challenges_on_server(1) == [waiting, table]
+    assert [c.id for c in await db.pending_challenges()] == [elsewhere]
+    assert (await db.get_challenge(answered)).status is ChallengeStatus.DECLINED
+    assert await db.cancel_challenges_on_server(1) == []
+
+
 async def test_a_challenge_records_who_joined_and_who_accepted(db: Database) -> None:
     lobby = await db.create_challenge(
         game="kraut_ruben", guild_id=1, channel_id=10, challenger_id=100, opponent_ids=[],

@@ -109,3 +109,13 @@ async def test_the_games_running_in_a_channel_or_its_threads(db: Database) -> No
     assert await db.abort_game(over.id, now=NOW)
     assert [g.id for g in await db.running_games_under(5)] == [in_thread.id, in_channel.id]
     assert [g.id for g in await db.running_games_under(11)] == [in_thread.id]
+
+
+async def test_the_games_running_on_a_server(db: Database) -> None:
+    first = await game(db, (ALICE, BOB), to_move=0, channel_id=11)
+    second = await game(db, (ALICE, CAROL), to_move=1, channel_id=12, kind="graps")
+    await game(db, (ALICE, BOB), to_move=0, guild_id=2)  # another server
+    over = await game(db, (ALICE, BOB), to_move=0)
+    assert await db.abort_game(over.id, now=NOW)
+    assert [g.id for g in await db.running_games_on_server(1)] == [first.id, second.id]
+    assert await db.running_games_on_server(3) == []

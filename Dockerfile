@@ -4,7 +4,7 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    DATABASE_URL=sqlite:////app/data/ludotheque.db
+    DATABASE_URL=sqlite:////app/data/ludotheque.db HEALTH_FILE=/tmp/ludotheque.alive
 WORKDIR /app
 
 COPY pyproject.toml README.md ./
@@ -18,4 +18,7 @@ RUN pip install --no-cache-dir . && useradd --create-home ludotheque \
     && mkdir -p /app/data && chown ludotheque /app/data
 USER ludotheque
 VOLUME ["/app/data"]
+# Healthy while connected to Discord with a database that answers (see bot/health.py).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=2m --retries=3 \
+    CMD ["python", "-m", "bot.health"]
 CMD ["python", "-m", "bot"]

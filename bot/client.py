@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -26,6 +27,7 @@ from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_rout
 from bot.config import Settings
 from bot.deadlines import DeadlineService
 from bot.games import GAME_UIS
+from bot.health import Heartbeat
 from bot.languages import Languages
 from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.publisher import DiscordPublisher, Publisher
@@ -136,6 +138,7 @@ class Ludotheque(commands.AutoShardedBot):
     painter: Painter
     languages: Languages
     backups: BackupSchedule | None
+    heartbeat: Heartbeat | None
     _router: Router
 
     def __init__(self, settings: Settings) -> None:
@@ -165,6 +168,8 @@ class Ludotheque(commands.AutoShardedBot):
         self.deadlines, self.timers = services.deadlines, services.timers
         self._router = Router(self.sessions, self.challenges, self.records)
         self.backups = backup_schedule(self.settings)
+        self.heartbeat = (Heartbeat(Path(self.settings.health_file), self.healthy)
+                          if self.settings.health_file else None)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
         lobby = Lobby(self.challenges, self.painter)
@@ -212,16 +217,29 @@ class Ludotheque(commands.AutoShardedBot):
         self.timers.start()  # after resuming: a timeout acts on a current board
         if self.backups is not None:
             self.backups.start()
+        if self.heartbeat is not None:
+            self.heartbeat.start()
         log.info("Ludothèque ready as %s; %d running game(s) resumed", self.user, count)
         # Ratings of games finished before the ratings table existed, in small batches: the
         # bot already answers meanwhile.
         await self.records.catch_up()
+
+    async def healthy(self) -> bool:
+        """Connected to Discord on every shard and the database answers."""
+        if not self.is_ready() or self.is_closed():
+            return False
+        if any(shard.is_closed() for shard in self.shards.values()):
+            return False
+        await self.db.schema_version()  # raises if the database does not answer
+        return True
 
     async def close(self) -> None:
         """Let the moves in progress finish (up to `DRAIN_SECONDS`), stop timers and close the
         database, then disconnect. Closing twice closes once."""
         if self._started:
             self._started = False
+            if self.heartbeat is not None:
+                self.heartbeat.close()  # unhealthy from now on: it is stopping
             busy = await self.sessions.drain(DRAIN_SECONDS)
             if busy:
                 log.warning("closing with %d game(s) still busy: the next start shows their "

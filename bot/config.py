@@ -54,6 +54,8 @@ class Settings:
     backups_kept: int = DEFAULT_BACKUPS_KEPT
     backup_dir: str | None = None
     """Where backups go; None: a `backups` folder next to the database file."""
+    health_file: str | None = None
+    """Where the bot writes its heartbeat while healthy (`bot.health`); None: nowhere."""
 
     @property
     def shards(self) -> Shards:
@@ -68,7 +70,7 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS,
         RENDER_WORKERS, ARCHIVE_AFTER_MINUTES, SHARD_COUNT, SHARD_IDS, BACKUP_HOURS,
-        BACKUPS_KEPT and BACKUP_DIR."""
+        BACKUPS_KEPT, BACKUP_DIR and HEALTH_FILE."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -109,6 +111,7 @@ class Settings:
                           timedelta(hours=int(hours)) if int(hours) else None),
             backups_kept=int(kept) if kept else DEFAULT_BACKUPS_KEPT,
             backup_dir=env.get("BACKUP_DIR", "").strip() or None,
+            health_file=env.get("HEALTH_FILE", "").strip() or None,
         )
 
 

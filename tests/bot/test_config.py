@@ -41,9 +41,9 @@ def test_every_setting_is_read_from_the_environment() -> None:
                                   "AI_WORKERS": "3", "ARCHIVE_AFTER_MINUTES": "30",
                                   "RENDER_WORKERS": "4", "SHARD_COUNT": "2", "SHARD_IDS": "1",
                                   "BACKUP_HOURS": "12", "BACKUPS_KEPT": "3",
-                                  "BACKUP_DIR": "/backups"})
+                                  "BACKUP_DIR": "/backups", "HEALTH_FILE": "/tmp/alive"})
     assert settings == Settings("abc", "sqlite:///x.db", "DEBUG", 123, 3, timedelta(minutes=30),
-                                4, 2, (1,), timedelta(hours=12), 3, "/backups")
+                                4, 2, (1,), timedelta(hours=12), 3, "/backups", "/tmp/alive")
 
 
 def test_boards_are_drawn_on_every_core_unless_told_otherwise() -> None:

@@ -1,0 +1,80 @@
+"""Members' and servers' settings."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from storage.base import DatabaseBase
+
+ServerSetting = Literal["language", "default_clock", "lobby_role"]
+"""A column of `server_settings` (a literal: it is written into the SQL)."""
+
+
+class SettingQueries(DatabaseBase):
+    """A member's reminders and language; a server's language, clock and table role."""
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether the member wants turn reminders by DM (yes unless they turned them off)."""
+        rows = await self._fetch("SELECT dm_reminders FROM player_settings WHERE user_id = ?",
+                                 (user_id,))
+        return bool(rows[0]["dm_reminders"]) if rows else True
+
+    async def set_dm_reminders(self, user_id: int, wanted: bool) -> None:
+        """Turn a member's DM reminders on or off."""
+        await self._write(
+            """INSERT INTO player_settings (user_id, dm_reminders) VALUES (?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders""",
+            (user_id, int(wanted)))
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server chose (`/settings language:`), or None."""
+        return await self._server_setting(guild_id, "language")
+
+    async def set_server_language(self, guild_id: int, language: str) -> None:
+        """Remember a server's language."""
+        await self._set_server_setting(guild_id, "language", language)
+
+    async def server_clock(self, guild_id: int) -> str | None:
+        """The clock a server gives new games when a challenge picks none, or None."""
+        return await self._server_setting(guild_id, "default_clock")
+
+    async def set_server_clock(self, guild_id: int, clock: str) -> None:
+        """Remember a server's clock for new games."""
+        await self._set_server_setting(guild_id, "default_clock", clock)
+
+    async def server_lobby_role(self, guild_id: int) -> int | None:
+        """The role a server pings when a table opens, or None."""
+        stored = await self._server_setting(guild_id, "lobby_role")
+        return int(stored) if stored else None
+
+    async def set_server_lobby_role(self, guild_id: int, role_id: int | None) -> None:
+        """Choose the role a server pings when a table opens (None: ping nobody)."""
+        await self._set_server_setting(guild_id, "lobby_role",
+                                       None if role_id is None else str(role_id))
+
+    async def _server_setting(self, guild_id: int, column: ServerSetting) -> str | None:
+        """One of a server's settings, or None when it never chose it."""
+        rows = await self._fetch(f"SELECT {column} FROM server_settings WHERE guild_id = ?",
+                                 (guild_id,))
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def _set_server_setting(self, guild_id: int, column: ServerSetting,
+                                  value: str | None) -> None:
+        """Set one of a server's settings (None: unset it), keeping the others."""
+        await self._write(
+            f"""INSERT INTO server_settings (guild_id, {column}) VALUES (?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}""",
+            (guild_id, value))
+
+    async def member_locale(self, user_id: int) -> str | None:
+        """A member's last known Discord locale, or None."""
+        rows = await self._fetch("SELECT locale FROM player_settings WHERE user_id = ?",
+                                 (user_id,))
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def set_member_locale(self, user_id: int, locale: str) -> None:
+        """Remember a member's Discord locale (their DMs are written in its language)."""
+        await self._write(
+            """INSERT INTO player_settings (user_id, locale) VALUES (?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale""",
+            (user_id, locale))

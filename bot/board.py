@@ -62,6 +62,8 @@ def board_post(
     mover = table.state.current_player
     if result is not None:
         lines.append(f"**{ui.result_text(table, result)}**")
+        if table.record.casual:
+            lines.append(_("A casual game: no rating changed."))
         lines.append(changes_line(
             [(table.record.user_at(s), table.names[s]) for s in range(len(table.names))],
             rating_changes or {}))
@@ -85,8 +87,9 @@ def board_post(
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")
     status = ui.status(table)  # once: the footer and the alt text both say it
-    embed.set_footer(text=_("Game #{id} · move {move} · {status}").format(
-        id=table.id, move=decisions, status=status))
+    footer = (_("Game #{id} (casual) · move {move} · {status}") if table.record.casual
+              else _("Game #{id} · move {move} · {status}"))
+    embed.set_footer(text=footer.format(id=table.id, move=decisions, status=status))
     view = discord.ui.View(timeout=None)
     if result is None:
         for item in ui.board_items(table):

@@ -71,6 +71,8 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
         embed.add_field(name=_("Options"),
                         value=describe_options(GAMES[challenge.game], challenge.options))
     embed.add_field(name=_("Clock"), value=_(clock_spec(challenge.clock).label))
+    embed.add_field(name=_("Rating"), value=_("Casual: counts for no rating")
+                    if challenge.casual else _("Rated"))
     return embed
 
 

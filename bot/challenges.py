@@ -177,12 +177,14 @@ class ChallengeService:
         options: dict[str, object] | None = None,
         level: str = DEFAULT_LEVEL,
         clock: str | None = None,
+        casual: bool = False,
     ) -> None:
         """Post a challenge with Accept and Decline, or refuse privately with the reason.
 
         Several opponents may be named for a game of more than two players; the game starts
         once every one of them has accepted, and any Decline cancels it. Naming the bot
-        itself starts a game against the AI (at `level`) at once.
+        itself starts a game against the AI (at `level`) at once. A `casual` game counts
+        for no rating.
         """
         challenger = interaction.user
         channel = host_channel(interaction, "challenges")
@@ -193,7 +195,8 @@ class ChallengeService:
             if len(invited) > 1:
                 raise Refusal(_("To play with people and the AI together, open a table with "
                                 "`/lobby` and add AI players there."))
-            await self.start_against_ai(interaction, game_id, level, options or {}, clock)
+            await self.start_against_ai(interaction, game_id, level, options or {}, clock,
+                                        casual=casual)
             return
         for opponent in invited:
             if opponent.id == challenger.id:
@@ -231,7 +234,7 @@ class ChallengeService:
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=challenger.id, opponent_ids=[o.id for o in invited],
                 player_names=names, options=resolved, now=now,
-                expires_at=now + CHALLENGE_TIMEOUT, clock=time_control,
+                expires_at=now + CHALLENGE_TIMEOUT, clock=time_control, casual=casual,
             )
         embed, view = await self._shown(challenge)
         await interaction.response.send_message(
@@ -282,6 +285,7 @@ class ChallengeService:
         game_id: str,
         options: dict[str, object] | None = None,
         clock: str | None = None,
+        casual: bool = False,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down."""
         host = interaction.user
@@ -297,7 +301,7 @@ class ChallengeService:
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
                 options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
-                clock=time_control,
+                clock=time_control, casual=casual,
             )
         embed, view = await self._shown(lobby)
         role = await self.lobby_role(channel.guild)
@@ -542,7 +546,8 @@ class ChallengeService:
         players = [(uid, challenge.name_of(uid)) for uid in order]
         record, home = await self._create_game(channel, challenge.game, players,
                                                challenge.options, challenge.clock,
-                                               draw_seats=challenge.seating is None)
+                                               draw_seats=challenge.seating is None,
+                                               casual=challenge.casual)
         title = game_title(record.game, [seat.display_name for seat in record.seats])
         await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
@@ -564,6 +569,7 @@ class ChallengeService:
     async def _create_game(
         self, channel: HostChannel, game_id: str, players: list[tuple[int, str]],
         options: dict[str, object], clock: str, *, draw_seats: bool = True,
+        casual: bool = False,
     ) -> tuple[GameRecord, HostChannel]:
         """Draw the seats, open the game's thread (or use the channel) and store the game.
 
@@ -581,12 +587,13 @@ class ChallengeService:
             parent_id=channel.id if home.id != channel.id else None, seats=seats,
             options=options, rng_seed=random.SystemRandom().getrandbits(63),
             state=state.dump(), now=utcnow(), clock=clock, to_move=state.current_player,
+            casual=casual,
         )
         return record, home
 
     async def start_against_ai(
         self, interaction: Interaction, game_id: str, level: str, options: dict[str, object],
-        clock: str | None = None,
+        clock: str | None = None, *, casual: bool = False,
     ) -> None:
         """A member against the AI: no one to wait for, the game starts at once."""
         channel = host_channel(interaction, "games")
@@ -604,7 +611,7 @@ class ChallengeService:
         players = [(interaction.user.id, interaction.user.display_name),
                    (ai_user_id(level, 0), ai_name(level))]
         record, home = await self._create_game(channel, game_id, players, resolved,
-                                               time_control)
+                                               time_control, casual=casual)
         title = game_title(record.game, [seat.display_name for seat in record.seats])
         with use_language(await self.server_language(channel.guild.id)):
             where = home.mention if home.id != channel.id else _("this channel")
@@ -619,8 +626,9 @@ class ChallengeService:
     # -- rematch -----------------------------------------------------------------------
 
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
-        """Offer the same game, players, options and clock again, every seat moved one place
-        (two players swap), in the channel the game was challenged from.
+        """Offer the same game, players, options and clock again, rated or casual as it was,
+        every seat moved one place (two players swap), in the channel the game was challenged
+        from.
 
         The other people accept it as a challenge; against the AI alone it starts at once.
         """
@@ -656,7 +664,8 @@ class ChallengeService:
             await interaction.response.defer(ephemeral=True, thinking=True)
             new, where = await self._create_game(home, record.game,
                                                  [(uid, names[uid]) for uid in order],
-                                                 record.options, record.clock, draw_seats=False)
+                                                 record.options, record.clock, draw_seats=False,
+                                                 casual=record.casual)
             await interaction.followup.send(
                 _("🔁 Rematch on in {where}.").format(where=where.mention), ephemeral=True)
             await self.sessions.start(new)
@@ -668,7 +677,7 @@ class ChallengeService:
                 challenger_id=user, opponent_ids=others, player_names=names,
                 options=record.options, now=now, expires_at=now + CHALLENGE_TIMEOUT,
                 clock=record.clock, seating=order,
-                accepted_ids=[uid for uid in others if is_ai(uid)])
+                accepted_ids=[uid for uid in others if is_ai(uid)], casual=record.casual)
         await interaction.response.defer(ephemeral=True, thinking=True)
         people = [uid for uid in others if not is_ai(uid)]
         embed, view = await self._shown(challenge)

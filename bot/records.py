@@ -249,7 +249,9 @@ def history_line(record: GameSummary, user_id: int, change: RatingChange | None 
             outcome = _("{outcome} (on time)").format(outcome=outcome)
         elif reason == EndReason.AGREED:
             outcome = _("{outcome} (by agreement)").format(outcome=outcome)
-        if not record.rated:
+        if record.casual:
+            outcome = _("{outcome} · casual").format(outcome=outcome)
+        elif not record.rated:
             outcome = _("{outcome} · unrated").format(outcome=outcome)
         elif change is not None:
             outcome = f"{outcome} · {change_text(change)}"

@@ -74,10 +74,12 @@ class GameQueries(DatabaseBase):
         now: datetime,
         clock: str = "none",
         to_move: int | None = None,
+        casual: bool = False,
     ) -> GameRecord:
         """Insert a running game with its seats, in one transaction; returns it with its id.
 
-        `to_move` is the seat to decide (see `games_to_resume`); None when unknown."""
+        `to_move` is the seat to decide (see `games_to_resume`); None when unknown. A `casual`
+        game counts for no rating."""
         stamp = now.isoformat()
         seat_rows = [(s.seat, s.user_id, s.display_name) for s in seats]
 
@@ -85,10 +87,11 @@ class GameQueries(DatabaseBase):
             row = await sql.fetchrow(
                 """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed,
                                       state, ply, status, created_at, updated_at, clock,
-                                      to_move)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id""",
+                                      to_move, rated, casual)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (game, guild_id, channel_id, parent_id, dumps(options), rng_seed,
-                 dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock, to_move),
+                 dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock, to_move,
+                 int(not casual), int(casual)),
             )
             assert row is not None  # RETURNING gives the new row's id
             game_id = int(row["id"])

@@ -253,6 +253,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "a server's games by status, kind and end (`/serverstats`, a server's monthly board)",
         ("CREATE INDEX games_by_server ON games (guild_id, status, game, finished_at)",),
     ),
+    Migration(
+        15,
+        "casual games, agreed in their challenge or table: they count for no rating",
+        (
+            "ALTER TABLE challenges ADD COLUMN casual INTEGER NOT NULL DEFAULT 0",
+            # Casual from the start (a rematch stays casual), where `rated` may also turn
+            # off during a game (the AI finishing it for an absent player).
+            "ALTER TABLE games ADD COLUMN casual INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -262,14 +272,14 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
         "ply", "status", "result", "board_message_id", "created_at", "updated_at",
         "finished_at", "board_ply", "clock", "deadline", "rated", "rating_applied",
-        "to_move", "draw_offer",
+        "to_move", "draw_offer", "casual",
     ),
     "seats": ("game_id", "seat", "user_id", "display_name", "stand_in"),
     "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),
     "challenges": (
         "id", "game", "guild_id", "channel_id", "challenger_id", "opponent_ids", "player_names",
         "options", "message_id", "status", "game_id", "created_at", "expires_at",
-        "accepted_ids", "kind", "clock", "seating",
+        "accepted_ids", "kind", "clock", "seating", "casual",
     ),
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),

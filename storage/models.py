@@ -169,7 +169,10 @@ class GameRecord:
     deadline: datetime | None = None
     """When the player to move runs out of time; None without a clock or anyone to wait for."""
     rated: bool = True
-    """False once a seat of a two-player game was handed to the AI: it counts for no rating."""
+    """False for a casual game, or once a seat of a two-player game was handed to the AI: it
+    counts for no rating."""
+    casual: bool = False
+    """Agreed casual in its challenge or table (a rematch is casual too): never rated."""
     draw_offer: int | None = None
     """The seat whose draw offer stands (until the other player answers or moves), or None."""
 
@@ -195,6 +198,8 @@ class GameSummary:
     rated: bool
     updated_at: datetime
     finished_at: datetime | None
+    casual: bool = False
+    """Agreed casual: never rated (`rated` is False too)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` played, or None."""
@@ -345,6 +350,8 @@ class ChallengeRecord:
     """The time control the game will have."""
     seating: list[int] | None = None
     """Player ids in seat order when fixed (a rematch swaps seats); None: seats are drawn."""
+    casual: bool = False
+    """A casual challenge or table: its game counts for no rating."""
 
     @property
     def is_lobby(self) -> bool:

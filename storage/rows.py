@@ -28,7 +28,8 @@ from storage.sql import Executor, Row, Values
 
 SUMMARY_COLUMNS = ", ".join(
     f"g.{column}" for column in
-    ("id", "game", "guild_id", "status", "result", "rated", "updated_at", "finished_at"))
+    ("id", "game", "guild_id", "status", "result", "rated", "updated_at", "finished_at",
+     "casual"))
 """The game columns a `GameSummary` reads (never `state`, the big one)."""
 
 RUNNING_COLUMNS = ", ".join(
@@ -63,6 +64,7 @@ def as_challenge(row: Row) -> ChallengeRecord:
         kind=row["kind"],
         clock=row["clock"],
         seating=json.loads(row["seating"]) if row["seating"] else None,
+        casual=bool(row["casual"]),
     )
 
 
@@ -121,6 +123,7 @@ def as_summary(row: Row, seats: list[Seat]) -> GameSummary:
         rated=bool(row["rated"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
         finished_at=parse_time(row["finished_at"]),
+        casual=bool(row["casual"]),
     )
 
 
@@ -180,4 +183,5 @@ def as_record(row: Row, seats: list[Seat]) -> GameRecord:
         deadline=parse_time(row["deadline"]),
         rated=bool(row["rated"]),
         draw_offer=row["draw_offer"],
+        casual=bool(row["casual"]),
     )

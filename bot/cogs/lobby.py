@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.ai_players import DEFAULT_LEVEL
 from bot.challenges import ChallengeService
 from bot.cogs.choices import GAME_CHOICES
-from bot.cogs.options import engine_options, game_options_command
+from bot.cogs.options import RATED_HELP, engine_options, game_options_command, is_casual
 from bot.components import ChallengePickSelect, ShareButton
 from bot.errors import Refusal
 from bot.games import GAME_UIS
@@ -106,12 +106,13 @@ class Lobby(commands.Cog):
         opponent4: discord.Member | None = None,
         level: str = DEFAULT_LEVEL,
         clock: str | None = None,
+        rated: str | None = None,
         **options: object,
     ) -> None:
         """Post a challenge the opponents can accept or decline (or play the AI at once)."""
         opponents = [o for o in (opponent, opponent2, opponent3, opponent4) if o is not None]
         await self.challenges.open(interaction, game, opponents, engine_options(game, options),
-                                   level=level, clock=clock)
+                                   level=level, clock=clock, casual=is_casual(rated))
 
     challenge = game_options_command(
         "challenge", N_("Challenge a member to a game"), _challenge,
@@ -122,13 +123,14 @@ class Lobby(commands.Cog):
         opponent4=N_("A fourth opponent"),
         level=N_("When you challenge me (the bot): the AI's level (default Medium)"),
         clock=CLOCK_HELP,
+        rated=RATED_HELP,
     )
 
     async def _lobby(self, interaction: Interaction, game: str, clock: str | None = None,
-                     **options: object) -> None:
+                     rated: str | None = None, **options: object) -> None:
         """Post a table with Join, Leave and Start; the host starts it when enough joined."""
         await self.challenges.open_lobby(interaction, game, engine_options(game, options),
-                                         clock=clock)
+                                         clock=clock, casual=is_casual(rated))
 
     lobby = game_options_command("lobby", N_("Open a table anyone can join"), _lobby,
-                                 game=WHICH_GAME, clock=CLOCK_HELP)
+                                 game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP)

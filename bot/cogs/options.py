@@ -113,6 +113,19 @@ CLOCK_CHOICES: list[app_commands.Choice[Any]] = [
 """The time controls as slash-command choices."""
 
 
+RATED_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name=N_("Rated (the default)"), value="yes"),
+    app_commands.Choice(name=N_("Casual: counts for no rating"), value="no")]
+"""Whether a challenge or table is rated, as slash-command choices."""
+
+RATED_HELP = N_("Rated, or casual: the game then counts for no rating")
+
+
+def is_casual(rated: str | None) -> bool:
+    """True when `rated:` chose a casual game (not given: rated)."""
+    return rated == "no"
+
+
 def engine_options(game_id: str, chosen: Mapping[str, object]) -> dict[str, object]:
     """The engine options a command's chosen parameters set (None: not chosen).
 
@@ -149,6 +162,8 @@ def game_options_command(
         choices["level"] = LEVEL_CHOICES
     if "clock" in signature.parameters:
         choices["clock"] = CLOCK_CHOICES
+    if "rated" in signature.parameters:
+        choices["rated"] = RATED_CHOICES
     decorated = app_commands.choices(**choices)(app_commands.describe(**descriptions)(callback))
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=name, description=description)(decorated)

@@ -89,6 +89,20 @@ def world(env: simcord.Env) -> World:
 
 
 @pytest.fixture
+def soiree(env) -> World:
+    """A French server (its preferred locale): Alice and Bob play, Carol watches; their
+    clients are English unless a test says otherwise."""
+    guild = env.create_guild(name="Soirée jeux", preferred_locale="fr")
+    channel = guild.create_text_channel("jeux")
+    return World(
+        guild, channel,
+        guild.add_member(env.create_user("alice", global_name="Alice")),
+        guild.add_member(env.create_user("bob", global_name="Bob")),
+        guild.add_member(env.create_user("carol", global_name="Carol")),
+    )
+
+
+@pytest.fixture
 def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny pictures: these tests are about who plays, not how boards look."""
     monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)

@@ -5,26 +5,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from bot.challenges import CHALLENGE_TIMEOUT
 from bot.client import CatalogueTranslator
 from tests.e2e.conftest import World
 from tests.e2e.helpers import bot_of, control_labels, speaking
-
-
-@pytest.fixture
-def soiree(env) -> World:
-    """A French server (its preferred locale): Alice and Bob play, Carol watches; their
-    clients are English unless a test says otherwise."""
-    guild = env.create_guild(name="Soirée jeux", preferred_locale="fr")
-    channel = guild.create_text_channel("jeux")
-    return World(
-        guild, channel,
-        guild.add_member(env.create_user("alice", global_name="Alice")),
-        guild.add_member(env.create_user("bob", global_name="Bob")),
-        guild.add_member(env.create_user("carol", global_name="Carol")),
-    )
 
 
 async def accepted_game(env, world: World):
@@ -48,7 +32,8 @@ async def test_a_french_server_sees_its_challenge_and_the_acceptance_in_french(
     assert embed.title == "⚔️ Défi : Qawale"
     assert f"<@{soiree.alice.id}> défie <@{soiree.bob.id}> à **Qawale**." in embed.description
     assert "acceptez ou refusez" in embed.description
-    assert [field.name for field in embed.fields] == ["Options", "Cadence"]
+    assert [field.name for field in embed.fields] == ["Options", "Cadence", "Classement"]
+    assert embed.fields[2].value == "Classée"
     assert control_labels(result.response.message) == ["Accepter", "Refuser"]
     own = await soiree.alice.click(result.response.message, label="Accepter")
     assert own.ephemeral and "You cannot accept your own challenge" in own.response.content

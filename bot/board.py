@@ -99,6 +99,9 @@ def board_post(
         if draws_possible(table.record):
             view.add_item(GameButton(table.id, None, DrawAction.OFFER, label=_("Offer draw"),
                                      style=discord.ButtonStyle.secondary, emoji="🤝", row=4))
+        # These games are new to most players: the rules, privately, for anyone, mid-game.
+        view.add_item(GameButton(table.id, None, "rules", label=_("Rules"),
+                                 style=discord.ButtonStyle.secondary, emoji="📖", row=4))
     else:
         view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),
                                  style=discord.ButtonStyle.primary, emoji="🔁"))

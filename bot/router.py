@@ -66,6 +66,10 @@ class Router:
         if action.action in TIMEOUT_CHOICES:
             await self._timeout_choice(interaction, session, action)
             return
+        if action.action == "rules":  # for players and spectators, even once the game is over
+            await interaction.response.send_message(embed=rules_embed(session.record.game),
+                                                    ephemeral=True)
+            return
         if session.is_over:
             raise Refusal(session.over_text())
         if action.ply is not None and action.ply != session.ply:

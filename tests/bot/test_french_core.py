@@ -189,7 +189,7 @@ async def test_a_french_servers_boards_are_french_whoever_plays(
     assert board.embed is not None
     assert "À **Bob** de jouer." in (board.embed.description or "")
     assert (board.embed.footer.text or "").startswith(f"Partie #{session.id} · coup 1 · ")
-    assert labels(board)[-2:] == ["Abandonner", "Proposer nulle"]
+    assert labels(board)[-3:] == ["Abandonner", "Proposer nulle", "Règles"]
 
     await session.resign(BOB)
     final = boards(publisher)[-1]

@@ -71,7 +71,7 @@ async def test_a_french_server_plays_a_whole_qawale_game_in_french(
     assert first.content == f"{mover.mention}, à vous de jouer."
     assert f"À **{mover.name.capitalize()}** de jouer." in first.embeds[0].description
     assert (first.embeds[0].footer.text or "").startswith(f"Partie #{session.id} · coup 0 · ")
-    assert control_labels(first)[-2:] == ["Abandonner", "Proposer nulle"]
+    assert control_labels(first)[-3:] == ["Abandonner", "Proposer nulle", "Règles"]
 
     composer = None
     for move in WINNING_GAME:

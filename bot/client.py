@@ -24,8 +24,9 @@ from bot.cogs.records import Records
 from bot.cogs.servers import Servers
 from bot.cogs.settings import PlayerSettings
 from bot.components import COMPONENTS, UNKNOWN_CONTROL, ComponentRouter, is_routed
-from bot.config import Settings
+from bot.config import WEBHOOK_URL, Settings
 from bot.deadlines import DeadlineService
+from bot.error_reports import ErrorReports
 from bot.games import GAME_UIS
 from bot.health import Heartbeat
 from bot.languages import Languages
@@ -139,6 +140,7 @@ class Ludotheque(commands.AutoShardedBot):
     languages: Languages
     backups: BackupSchedule | None
     heartbeat: Heartbeat | None
+    error_reports: ErrorReports | None
     _router: Router
 
     def __init__(self, settings: Settings) -> None:
@@ -170,6 +172,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.backups = backup_schedule(self.settings)
         self.heartbeat = (Heartbeat(Path(self.settings.health_file), self.healthy)
                           if self.settings.health_file else None)
+        self.error_reports = self._report_errors(self.settings.error_webhook_url)
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
         lobby = Lobby(self.challenges, self.painter)
@@ -182,6 +185,23 @@ class Ludotheque(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)
+
+    def _report_errors(self, url: str | None) -> ErrorReports | None:
+        """Post every error logged from now on to the operator's webhook, if there is one."""
+        if url is None:
+            return None
+        parts = WEBHOOK_URL.fullmatch(url)
+        assert parts is not None  # checked by Settings.from_env
+        webhook = discord.Webhook.partial(int(parts["id"]), parts["token"], client=self)
+
+        async def send(text: str) -> None:
+            await webhook.send(text, username="Ludothèque errors",
+                               allowed_mentions=discord.AllowedMentions.none())
+
+        reports = ErrorReports(send)
+        logging.getLogger().addHandler(reports)
+        reports.start()
+        return reports
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id is not None:
@@ -252,6 +272,10 @@ class Ludotheque(commands.AutoShardedBot):
             self.thinker.close()
             self.painter.close()
             await self.db.close()
+            if self.error_reports is not None:  # what the closing logged, then no more
+                await self.error_reports.post_waiting()
+                logging.getLogger().removeHandler(self.error_reports)
+                self.error_reports.close()
         await super().close()
 
 

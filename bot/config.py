@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -27,6 +28,10 @@ DEFAULT_BACKUP_EVERY = timedelta(hours=24)
 
 DEFAULT_BACKUPS_KEPT = 7
 """Backups kept (the newest): a week of daily ones."""
+
+WEBHOOK_URL = re.compile(r"https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v\d+)?"
+                         r"/webhooks/(?P<id>\d+)/(?P<token>[\w.-]+)")
+"""What a Discord webhook URL looks like: its id and token."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ class Settings:
     """Where backups go; None: a `backups` folder next to the database file."""
     health_file: str | None = None
     """Where the bot writes its heartbeat while healthy (`bot.health`); None: nowhere."""
+    error_webhook_url: str | None = None
+    """A Discord webhook that gets every error the bot logs (`bot.error_reports`)."""
 
     @property
     def shards(self) -> Shards:
@@ -70,7 +77,7 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS,
         RENDER_WORKERS, ARCHIVE_AFTER_MINUTES, SHARD_COUNT, SHARD_IDS, BACKUP_HOURS,
-        BACKUPS_KEPT, BACKUP_DIR and HEALTH_FILE."""
+        BACKUPS_KEPT, BACKUP_DIR, HEALTH_FILE and ERROR_WEBHOOK_URL."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -91,6 +98,11 @@ class Settings:
         if hours and not hours.isdigit():
             raise ValueError("BACKUP_HOURS must be a number of hours between two backups (0: "
                              f"none), not {hours!r}")
+        webhook = env.get("ERROR_WEBHOOK_URL", "").strip()
+        if webhook and not WEBHOOK_URL.fullmatch(webhook):
+            raise ValueError("ERROR_WEBHOOK_URL must be a Discord webhook URL "
+                             "(https://discord.com/api/webhooks/ID/TOKEN: channel settings → "
+                             "Integrations → Webhooks → Copy Webhook URL)")
         kept = env.get("BACKUPS_KEPT", "").strip()
         if kept and (not kept.isdigit() or int(kept) < 1):
             raise ValueError(f"BACKUPS_KEPT must be a number of backups (1 or more), not {kept!r}")
@@ -112,6 +124,7 @@ class Settings:
             backups_kept=int(kept) if kept else DEFAULT_BACKUPS_KEPT,
             backup_dir=env.get("BACKUP_DIR", "").strip() or None,
             health_file=env.get("HEALTH_FILE", "").strip() or None,
+            error_webhook_url=webhook or None,
         )
 
 

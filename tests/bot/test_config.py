@@ -189,3 +189,11 @@ def test_shards_are_read_and_a_process_owns_the_servers_of_its_shards() -> None:
                 {"SHARD_IDS": "a"}):
         with pytest.raises(ValueError, match="SHARD_"):
             Settings.from_env(bad)
+
+
+def test_an_error_webhook_must_be_a_discord_webhook_url() -> None:
+    url = "https://discord.com/api/webhooks/123456/abc-DEF_9"
+    assert Settings.from_env({"ERROR_WEBHOOK_URL": f" {url} "}).error_webhook_url == url
+    assert Settings.from_env({}).error_webhook_url is None
+    with pytest.raises(ValueError, match="ERROR_WEBHOOK_URL must be a Discord webhook URL"):
+        Settings.from_env({"ERROR_WEBHOOK_URL": "https://example.com/hook"})

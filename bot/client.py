@@ -6,6 +6,8 @@ and a publisher; cogs get services; components get the router through `RoutingCl
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -46,6 +48,10 @@ log = logging.getLogger(__name__)
 DRAIN_SECONDS = 5.0
 """How long closing waits for the moves in progress to be stored and shown: well within the
 10 s `docker stop` gives a process before it kills it."""
+
+REPORTS_ON_CLOSE_SECONDS = 2.0
+"""How long closing waits to post the last error reports (after the drain: still within the
+10 s `docker stop` gives)."""
 
 REQUIRED_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
@@ -273,7 +279,9 @@ class Ludotheque(commands.AutoShardedBot):
             self.painter.close()
             await self.db.close()
             if self.error_reports is not None:  # what the closing logged, then no more
-                await self.error_reports.post_waiting()
+                with contextlib.suppress(TimeoutError):  # within Docker's 10 s grace
+                    await asyncio.wait_for(self.error_reports.post_waiting(),
+                                           REPORTS_ON_CLOSE_SECONDS)
                 logging.getLogger().removeHandler(self.error_reports)
                 self.error_reports.close()
         await super().close()

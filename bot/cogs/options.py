@@ -119,6 +119,7 @@ RATED_CHOICES: list[app_commands.Choice[Any]] = [
 """Whether a challenge or table is rated, as slash-command choices."""
 
 RATED_HELP = N_("Rated, or casual: the game then counts for no rating")
+"""The description of `rated:` on `/challenge` and `/lobby`."""
 
 
 def is_casual(rated: str | None) -> bool:

@@ -53,13 +53,6 @@ REPORTS_ON_CLOSE_SECONDS = 2.0
 """How long closing waits to post the last error reports (after the drain: still within the
 10 s `docker stop` gives)."""
 
-REQUIRED_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True,
-    create_public_threads=True, embed_links=True, attach_files=True, read_message_history=True,
-)
-"""What the bot needs in a channel to run games there (the invite link asks for these)."""
-
-
 DESCRIPTION_LIMIT = 100
 """Discord's limit on a command's or option's description."""
 

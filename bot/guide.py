@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from datetime import datetime
+from importlib import metadata
 
 import discord
 
@@ -22,8 +24,15 @@ from bot.games import GAME_UIS
 from bot.games.base import players_text
 from bot.painter import Painter
 from engines import GAMES
-from i18n import N_, _
+from i18n import N_, _, count_text
 from renderers.encoding import seeded_position
+from storage import Totals
+
+REQUIRED_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True,
+    create_public_threads=True, embed_links=True, attach_files=True, read_message_history=True,
+)
+"""What the bot needs in a channel to run games there (the invite link asks for these)."""
 
 GAME_NAME_SHOWN = 50
 """Characters of an unknown game's name repeated in a refusal."""
@@ -37,7 +46,7 @@ HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("During a game"), ("move", "board", "draw", "resign", "abort")),
     (N_("Your games and records"),
      ("mygames", "live", "leaderboard", "stats", "serverstats", "history", "replay")),
-    (N_("Settings"), ("settings", "help")),
+    (N_("Settings"), ("settings", "help", "about")),
 )
 """The commands `/help` lists, by what a member wants to do (a test keeps every command in)."""
 
@@ -121,3 +130,34 @@ def welcome_embed() -> discord.Embed:
         "(Daily unless changed) · `lobby_role:` a role pinged when a table opens."))
     embed.set_footer(text=_("/help lists every command."))
     return embed
+
+
+def about_embed(totals: Totals, started: datetime, version: str) -> discord.Embed:
+    """What `/about` shows: the bot, its games, what it has seen, since when it runs."""
+    embed = discord.Embed(
+        title="🎲 Ludothèque", colour=discord.Colour.blurple(),
+        description=_("Five French tabletop games on Discord: {games}. Play them with each "
+                      "other or against the AI, each game in its own thread.").format(
+            games=", ".join(ui.name for ui in GAME_UIS.values())))
+    embed.add_field(name=_("Games"), value=_("{running} in progress · {finished} played").format(
+        running=count_text(totals.running), finished=count_text(totals.finished)))
+    embed.add_field(name=_("Players"), value=count_text(totals.players))
+    embed.add_field(name=_("Servers"), value=count_text(totals.servers))
+    embed.add_field(name=_("Running since"), value=discord.utils.format_dt(started, "R"))
+    embed.set_footer(text=_("Version {version} · /help lists every command.").format(
+        version=version))
+    return embed
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server, with the permissions it needs."""
+    return discord.utils.oauth_url(application_id, permissions=REQUIRED_PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))
+
+
+def bot_version() -> str:
+    """The installed version of the bot ("dev" when run from a checkout not installed)."""
+    try:
+        return metadata.version("ludotheque")
+    except metadata.PackageNotFoundError:
+        return "dev"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -59,6 +60,7 @@ from storage import (
     MoveRecord,
     RatingChange,
     RatingRow,
+    Totals,
 )
 
 log = logging.getLogger(__name__)
@@ -68,6 +70,8 @@ RowT = TypeVar("RowT")
 
 PAGE_SIZE = 10
 """Players per leaderboard page."""
+TOTALS_EVERY = 60.0
+"""Seconds `/about` reuses the bot's totals before counting them again."""
 CHART_FILENAME = "rating.png"
 """The rating chart's attachment (`/stats game:`)."""
 
@@ -264,11 +268,24 @@ def history_line(record: GameSummary, user_id: int, change: RatingChange | None 
 class RecordsService:
     """Reads finished games and turns them into leaderboards, stats, history and replays."""
 
-    def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]], painter: Painter) -> None:
+    def __init__(self, db: Database, uis: Mapping[str, GameUI[Any]], painter: Painter, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.db = db
         self.uis = uis
         self.painter = painter
         """Draws replays and their positions, away from the event loop."""
+        self.started = utcnow()
+        """When this process started serving (`/about`)."""
+        self._clock = clock
+        self._totals: tuple[float, Totals] | None = None
+
+    async def totals(self) -> Totals:
+        """The bot's totals (`/about`), counted at most once every `TOTALS_EVERY` seconds:
+        anyone may ask, and the counts read whole indexes."""
+        now = self._clock()
+        if self._totals is None or now - self._totals[0] >= TOTALS_EVERY:
+            self._totals = (now, await self.db.totals())
+        return self._totals[1]
 
     async def catch_up(self) -> int:
         """Rate the finished games the ratings table lacks (a history from before it existed,

@@ -27,6 +27,7 @@ from babel import Locale
 from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 DOMAIN = "ludotheque"
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -120,6 +121,11 @@ def month_name(day: date) -> str:
     return format_date(day, "LLLL y", locale=current_language().value)
 
 
+def count_text(number: int) -> str:
+    """`12,345` (`12 345` in French): a count written in the current language."""
+    return format_decimal(number, locale=current_language().value)
+
+
 def language_of(locale: str | None) -> Language:
     """The language for a Discord locale (`fr`, `en-US`, ...): French for French, else English."""
     if locale and locale.split("-")[0].lower() == "fr":
@@ -134,6 +140,7 @@ __all__ = [
     "Language",
     "_",
     "catalogue_path",
+    "count_text",
     "current_language",
     "language_of",
     "load_all",

@@ -40,6 +40,7 @@ from storage.models import (
     Shards,
     Timer,
     TimerEvent,
+    Totals,
 )
 from storage.postgres import PostgresDatabase
 from storage.rating_writes import Rater
@@ -87,6 +88,7 @@ __all__ = [
     "StorageReadOnly",
     "Timer",
     "TimerEvent",
+    "Totals",
     "Transaction",
     "Values",
     "Written",

@@ -15,6 +15,7 @@ from storage.models import (
     GameSummary,
     RunningGame,
     ServerActivity,
+    Totals,
 )
 from storage.rows import (
     RUNNING_COLUMNS,
@@ -161,6 +162,25 @@ class GameListQueries(DatabaseBase):
                                        params)
             assert count is not None  # COUNT always gives one row
             return await running_of(sql, rows), int(count["n"])
+
+        return await self._read(read)
+
+    async def totals(self) -> Totals:
+        """Games in progress and finished, servers that played and people who did, over the
+        whole database (each count reads an index, never the games' rows)."""
+        async def read(sql: Executor) -> Totals:
+            counts = {}
+            for status in (GameStatus.RUNNING, GameStatus.FINISHED):
+                row = await sql.fetchrow("SELECT COUNT(*) AS n FROM games WHERE status = ?",
+                                         (status.value,))
+                counts[status] = int(row["n"]) if row else 0
+            servers = await sql.fetchrow(
+                "SELECT COUNT(DISTINCT guild_id) AS n FROM games WHERE guild_id IS NOT NULL")
+            players = await sql.fetchrow(  # AI seats have negative ids
+                "SELECT COUNT(DISTINCT user_id) AS n FROM seats WHERE user_id > 0")
+            return Totals(counts[GameStatus.RUNNING], counts[GameStatus.FINISHED],
+                          int(servers["n"]) if servers else 0,
+                          int(players["n"]) if players else 0)
 
         return await self._read(read)
 

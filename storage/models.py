@@ -325,6 +325,17 @@ class ServerActivity:
     first_game: datetime | None
 
 
+@dataclass(frozen=True)
+class Totals:
+    """What the whole bot has seen (`/about`): games in progress and finished, the servers
+    that played and the people who did."""
+
+    running: int
+    finished: int
+    servers: int
+    players: int
+
+
 @dataclass
 class ChallengeRecord:
     """An open or answered challenge."""

@@ -1,5 +1,5 @@
-"""`/leaderboard`, `/stats`, `/serverstats`, `/history`, `/mygames`, `/live` and `/replay`:
-what the stored games tell."""
+"""`/leaderboard`, `/stats`, `/serverstats`, `/history`, `/mygames`, `/live`, `/replay` and
+`/about`: what the stored games tell."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from discord.ext import commands
 from bot.board import alt_text
 from bot.clock import utcnow
 from bot.cogs.choices import GAME_CHOICES
+from bot.guide import about_embed, bot_version, invite_url
 from bot.in_progress import watchable_homes
 from bot.languages import Languages
 from bot.ratings import month_key
 from bot.records import CHOICE_TEXT_LIMIT, RecordsService
 from bot.replies import Interaction
-from i18n import N_, Language, current_language, use_language
+from i18n import N_, Language, _, current_language, use_language
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,18 @@ class Records(commands.Cog):
                                                     allowed_mentions=quiet)
                 return
         await interaction.response.send_message(embed=embed, allowed_mentions=quiet)
+
+    @app_commands.command(name="about", description=N_(
+        "The bot: its games, what it has seen, and a link to add it to a server"))
+    async def about(self, interaction: Interaction) -> None:
+        """Privately: the games, the bot's totals, since when it runs, its version, and an
+        **Add to a server** link."""
+        embed = about_embed(await self.records.totals(), self.records.started, bot_version())
+        view = discord.ui.View()
+        if interaction.client.application_id is not None:
+            view.add_item(discord.ui.Button(label=_("Add to a server"), emoji="➕",
+                                            url=invite_url(interaction.client.application_id)))
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="serverstats",
                           description=N_("What this server plays: games, and who played most "

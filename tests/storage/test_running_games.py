@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from engines import GAMES
-from storage import Database, GameRecord, Seat
+from storage import Database, GameRecord, MoveKind, NewMove, Seat
 
 NOW = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = 100, 200, 300
@@ -119,3 +119,14 @@ async def test_the_games_running_on_a_server(db: Database) -> None:
     assert await db.abort_game(over.id, now=NOW)
     assert [g.id for g in await db.running_games_on_server(1)] == [first.id, second.id]
     assert await db.running_games_on_server(3) == []
+
+
+async def test_the_bots_totals_count_games_servers_and_people_not_the_ai(db: Database) -> None:
+    await game(db, (ALICE, BOB), to_move=0)
+    await game(db, (ALICE, -1001), to_move=0, guild_id=2)  # against the AI, elsewhere
+    finished = await game(db, (CAROL, BOB), to_move=0)
+    await db.record_moves(finished.id, 0, [NewMove(0, CAROL, MoveKind.RESIGN, "resign")],
+                          GAMES["qawale"].new_state(2).dump(), result={"scores": [0, 1]},
+                          now=NOW)
+    totals = await db.totals()
+    assert (totals.running, totals.finished, totals.servers, totals.players) == (2, 1, 2, 3)

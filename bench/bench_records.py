@@ -1,6 +1,6 @@
 """On-demand benchmark: records (`/leaderboard` all time and monthly, a page click, `/stats`
 with and without a game's rating chart, `/history`, `/replay` suggestions, `/mygames`,
-`/live`, `/serverstats`) at 100,000 finished games.
+`/live`, `/serverstats`, `/about`) at 100,000 finished games.
 
 Run from the repository root:
 `python bench/bench_records.py [--games N] [--running N] [--calls N] [--servers N]`.
@@ -179,6 +179,8 @@ async def measure(path: Path, calls: int, servers: int, rng: random.Random) -> N
         "/live": lambda i: records.live(server_of(i), homes(server_of(i)), None),
         "/live game:": lambda i: records.live(server_of(i), homes(server_of(i)), "granat"),
         "/serverstats": lambda i: records.server_stats(server_of(i), "A server"),
+        # Counted once a minute at most; timed here uncached, as the minute's first call.
+        "/about (its counts)": lambda i: db.totals(),
     }
     print(f"{'command':<28}{'p50 ms':>8}{'p99 ms':>8}{'loop blocked ms':>17}")
     for name, call in commands.items():

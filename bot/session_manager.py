@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -90,18 +90,17 @@ class SessionManager:
     async def channel_deleted(self, channel_id: int) -> int:
         """A channel or thread was deleted: abort the games that ran in it (or in its
         threads, which went with it); how many were aborted."""
-        aborted = 0
-        for record in await self.db.running_games_under(channel_id):
-            session = await self.get(record.id)
-            if session is not None and await session.home_deleted():
-                aborted += 1
-        return aborted
+        return await self._abort_homeless(await self.db.running_games_under(channel_id))
 
     async def server_left(self, guild_id: int) -> int:
         """The bot left a server (or was removed from it): abort the games running there,
         which can never be shown again; how many were aborted."""
+        return await self._abort_homeless(await self.db.running_games_on_server(guild_id))
+
+    async def _abort_homeless(self, records: Sequence[GameRecord]) -> int:
+        """Abort these games, whose thread or server is gone; how many this ended."""
         aborted = 0
-        for record in await self.db.running_games_on_server(guild_id):
+        for record in records:
             session = await self.get(record.id)
             if session is not None and await session.home_deleted():
                 aborted += 1

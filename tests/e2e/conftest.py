@@ -75,31 +75,28 @@ class World:
     carol: simcord.actors.MemberActor
 
 
+def new_world(env: simcord.Env, name: str, channel: str, **guild: str) -> World:
+    """A server with one channel, where Alice, Bob and Carol are members."""
+    server = env.create_guild(name=name, **guild)
+    return World(
+        server, server.create_text_channel(channel),
+        server.add_member(env.create_user("alice", global_name="Alice")),
+        server.add_member(env.create_user("bob", global_name="Bob")),
+        server.add_member(env.create_user("carol", global_name="Carol")),
+    )
+
+
 @pytest.fixture
 def world(env: simcord.Env) -> World:
     """Alice and Bob will play; Carol watches."""
-    guild = env.create_guild(name="Board game night")
-    channel = guild.create_text_channel("games")
-    return World(
-        guild, channel,
-        guild.add_member(env.create_user("alice", global_name="Alice")),
-        guild.add_member(env.create_user("bob", global_name="Bob")),
-        guild.add_member(env.create_user("carol", global_name="Carol")),
-    )
+    return new_world(env, "Board game night", "games")
 
 
 @pytest.fixture
-def soiree(env) -> World:
+def soiree(env: simcord.Env) -> World:
     """A French server (its preferred locale): Alice and Bob play, Carol watches; their
     clients are English unless a test says otherwise."""
-    guild = env.create_guild(name="Soirée jeux", preferred_locale="fr")
-    channel = guild.create_text_channel("jeux")
-    return World(
-        guild, channel,
-        guild.add_member(env.create_user("alice", global_name="Alice")),
-        guild.add_member(env.create_user("bob", global_name="Bob")),
-        guild.add_member(env.create_user("carol", global_name="Carol")),
-    )
+    return new_world(env, "Soirée jeux", "jeux", preferred_locale="fr")
 
 
 @pytest.fixture

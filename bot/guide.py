@@ -64,7 +64,10 @@ def help_embed(descriptions: Mapping[str, str]) -> discord.Embed:
         lines = [f"`/{name}` · {_(descriptions[name])}" for name in names if name in descriptions]
         if section == HELP_SECTIONS[0][0]:
             lines.append(_("Or right-click a member (press and hold on a phone) → **Apps** → "
-                           "**Challenge to a game**."))
+                           "**Challenge to a game**. `rated:` **Casual** plays for no rating."))
+        elif section == HELP_SECTIONS[1][0]:
+            lines.append(_("Under each board: its controls, **Resign**, **Offer draw** and "
+                           "**📖 Rules** (the rules, privately, for anyone)."))
         if lines:
             embed.add_field(name=_(section), value="\n".join(lines), inline=False)
     return embed

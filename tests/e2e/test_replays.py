@@ -28,6 +28,17 @@ DRAWING_SETTLE_TIMEOUT = 300
 """Seconds simcord waits for the bot while it draws a long replay (about 20 s, more when the
 machine is busy)."""
 
+REPLAY_SETTLE_TIMEOUT = 60
+"""Seconds simcord waits for the bot while it draws a short replay: well under a second
+alone, but the first one of a process chooses the game's palette too, and on a loaded
+machine (the test suite on both cores) that has taken more than simcord's default 5 s."""
+
+
+@pytest.fixture(autouse=True)
+def patient(env) -> None:
+    """Every test here draws replays for real: give them time on a busy machine."""
+    env.settle_timeout = REPLAY_SETTLE_TIMEOUT
+
 
 def render_position(record: GameRecord, position: Position) -> bytes:
     """The picture the bot shows of one position of a replay (English)."""

@@ -35,15 +35,10 @@ class GameListQueries(DatabaseBase):
         self, game: str | None = None, *, guild_id: int | None = None
     ) -> list[GameRecord]:
         """Finished games (not aborted), oldest result first; of one game and one server."""
-        sql = "SELECT * FROM games WHERE status = ?"
         params: list[Any] = [GameStatus.FINISHED.value]
-        if game is not None:
-            sql += " AND game = ?"
-            params.append(game)
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            params.append(guild_id)
-        return await self._games(sql + " ORDER BY finished_at, id", params)
+        where = _narrowed("status = ?", params, "", game=game, guild_id=guild_id)
+        return await self._games(f"SELECT * FROM games WHERE {where} ORDER BY finished_at, id",
+                                 params)
 
     async def games_after(self, game_id: int, limit: int) -> list[GameRecord]:
         """Up to `limit` games with ids above `game_id`, by id (to go through them all)."""
@@ -241,11 +236,18 @@ def _ended_games_of(user_id: int, guild_id: int | None,
                     game: str | None = None) -> tuple[str, list[Any]]:
     """The condition (on `games g JOIN seats s`) of a player's games that ended, on a server
     or anywhere, of one game or all, and its parameters."""
-    where, params = "s.user_id = ? AND g.status != ?", [user_id, GameStatus.RUNNING.value]
-    if guild_id is not None:
-        where += " AND g.guild_id = ?"
-        params.append(guild_id)
-    if game is not None:
-        where += " AND g.game = ?"
-        params.append(game)
+    params: list[Any] = [user_id, GameStatus.RUNNING.value]
+    where = _narrowed("s.user_id = ? AND g.status != ?", params, "g.", game=game,
+                      guild_id=guild_id)
     return where, params
+
+
+def _narrowed(where: str, params: list[Any], prefix: str, *, game: str | None,
+              guild_id: int | None) -> str:
+    """`where` narrowed to one game and one server when given (columns of the games table,
+    named with `prefix`), their values appended to `params`."""
+    for column, value in (("guild_id", guild_id), ("game", game)):
+        if value is not None:
+            where += f" AND {prefix}{column} = ?"
+            params.append(value)
+    return where

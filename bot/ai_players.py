@@ -83,6 +83,15 @@ def ai_seed(rng_seed: int, ply: int) -> str:
     return f"{rng_seed}:{ply}:ai"
 
 
+HINT_LEVEL = "hard"
+"""The level whose move a casual game's 💡 Hint suggests: the best advice the bot has."""
+
+
+def hint_seed(rng_seed: int, ply: int) -> str:
+    """The seed of a hint's thinking at `ply`: asking again gives the same hint."""
+    return f"{rng_seed}:{ply}:hint"
+
+
 def compute_move(game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
     """The AI's move in notation (runs in a worker process: plain data in and out)."""
     state = GAMES[game_id].load(dump)

@@ -102,6 +102,9 @@ def board_post(
         # These games are new to most players: the rules, privately, for anyone, mid-game.
         view.add_item(GameButton(table.id, None, "rules", label=_("Rules"),
                                  style=discord.ButtonStyle.secondary, emoji="📖", row=4))
+        if table.record.casual:  # a rated game is played unaided
+            view.add_item(GameButton(table.id, None, "hint", label=_("Hint"),
+                                     style=discord.ButtonStyle.secondary, emoji="💡", row=4))
     else:
         view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),
                                  style=discord.ButtonStyle.primary, emoji="🔁"))

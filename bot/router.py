@@ -21,7 +21,7 @@ from bot.components import (
 )
 from bot.draw_offers import DrawAction
 from bot.errors import Refusal
-from bot.games.common import require_player, resign_prompt
+from bot.games.common import hint_panel, played_text, require_player, resign_prompt
 from bot.guide import games_embed, rules_embed, with_start_picture
 from bot.records import RecordsService
 from bot.replies import Interaction
@@ -96,6 +96,18 @@ class Router:
             left = any(move.kind is MoveKind.LEAVE for move in turn.moves)
             text = _("You left: 🤖 the AI plays your seat.") if left else _("You resigned.")
             await interaction.edit_original_response(content=text, view=None)
+        elif action.action == "hint":
+            session.seat_to_act(user)  # refuse before answering
+            await interaction.response.defer(ephemeral=True, thinking=True)  # it thinks ~1 s
+            content, view, picture = await hint_panel(session, await session.hint(user))
+            await interaction.followup.send(content, view=view, file=picture, ephemeral=True)
+        elif action.action == "hint_play":
+            session.seat_to_act(user, expected_ply=action.ply)  # refuse before answering
+            await interaction.response.defer()
+            turn = await session.play(user, await session.hint(user), expected_ply=action.ply,
+                                      interaction=interaction)
+            await interaction.edit_original_response(content=played_text(turn), attachments=[],
+                                                     embed=None, view=None)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content=_("Game on!"), view=None)
         else:

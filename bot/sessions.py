@@ -19,9 +19,11 @@ import discord
 
 from bot.ai_players import (
     DEFAULT_LEVEL,
+    HINT_LEVEL,
     Thinker,
     ai_seed,
     ai_user_id,
+    hint_seed,
     is_ai,
     level_of,
     shown_name,
@@ -122,6 +124,9 @@ class GameSession:
         self._offer_ended: tuple[int, DrawOutcome] | None = None
         """The seat whose offer the turn being stored ended, and how, for `_announce` to say
         so on the offer's message."""
+        self._hint: tuple[int, asyncio.Future[str]] | None = None
+        """The ply of the last hint asked and its thinking: asking again (or clicking twice)
+        waits for the same one instead of taking another worker."""
         self.lock = asyncio.Lock()
         self._mender: asyncio.Task[None] | None = None
         self._shown_since: int | None = record.board_message_id
@@ -693,6 +698,30 @@ class GameSession:
         seat = self._state.current_player
         return (self.thinker is not None and not self.is_over and seat is not None
                 and seat >= 0 and self.is_ai_seat(seat))
+
+    async def hint(self, user_id: int) -> str:
+        """The move the hint level would play now for `user_id` (a casual game's 💡 Hint):
+        from what their seat may see, as for any AI move."""
+        self.seat_to_act(user_id)
+        if not self._record.casual:
+            raise Refusal(_("Hints are for casual games only: a rated game is played "
+                            "unaided."))
+        if self.thinker is None:
+            raise Refusal(_("Hints are not available on this bot: it has no AI."))
+        ply = self.ply
+        if self._hint is None or self._hint[0] != ply:
+            self._hint = (ply, asyncio.ensure_future(self.thinker.choose(
+                self._record.game, self._state.dump(), HINT_LEVEL,
+                hint_seed(self._record.rng_seed, ply))))
+        asked = self._hint
+        try:
+            move = await asyncio.shield(asked[1])
+        except Exception:
+            if self._hint is asked:  # a failure is not kept: the next click thinks again
+                self._hint = None
+            raise
+        self.seat_to_act(user_id, expected_ply=ply)  # still theirs: nothing happened meanwhile
+        return move
 
     def _ai_of(self, seat: int) -> tuple[int, str]:
         """Who the AI at `seat` is (its id in the log) and its level."""

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
 
+from bot.ai_players import HINT_LEVEL, ai_display_name
 from bot.components import GameButton
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import Table, Turn
 from bot.replies import Interaction
 from i18n import N_, _
+
+HINT_FILENAME = "hint.png"
 
 NUMBERED_THINGS = (N_("row"), N_("column"), N_("garden"), N_("pile"), N_("cell"), N_("stack"))
 """What `small_number` may be asked to read, in English (its `what`), marked for translation."""
@@ -84,3 +88,24 @@ def played_text(turn: Turn) -> str:
 async def close_panel(interaction: Interaction, text: str) -> None:
     """Close a private panel (Cancel), leaving `text` in its place."""
     await interaction.response.edit_message(content=text, attachments=[], embed=None, view=None)
+
+
+async def hint_panel(
+    table: Table[Any], move: str
+) -> tuple[str, discord.ui.View, discord.File]:
+    """The private answer to 💡 Hint: the AI's move, the board after it (the move marked),
+    and **Play it**."""
+    after = table.state.clone()
+    after.apply(move)
+    png = await table.draw(after.view(None), move)
+    content = _("💡 {ai} would play `{move}`. The picture shows the board after it. **Play "
+                "it**, or choose your own move under the board.").format(
+        ai=ai_display_name(HINT_LEVEL), move=move)
+    view = discord.ui.View(timeout=None)
+    # The move is not in the custom_id (a long Granat capture would not fit): the click asks
+    # the same hint again, which is kept, or thought again from the same seed.
+    view.add_item(GameButton(table.id, table.ply, "hint_play", label=_("Play it"),
+                             emoji="✅", style=discord.ButtonStyle.success))
+    return content, view, discord.File(io.BytesIO(png), filename=HINT_FILENAME,
+                                       description=_("The board after the move {move}.")
+                                       .format(move=move))

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 
 from engines import GAMES, IllegalMove
-from storage import Database, DatabaseUnusable, GameRecord, MoveRecord
+from storage import Database, DatabaseUnusable, GameRecord, MoveRecord, standing_moves
 
 CHECK_BATCH = 200
 """Games replayed at a time."""
@@ -34,7 +34,7 @@ class Check:
 def replay_problem(record: GameRecord, moves: list[MoveRecord]) -> str | None:
     """Why `record`'s move log does not lead to its stored state, or None when it does."""
     state = GAMES[record.game].new_state(len(record.seats), options=record.options or None)
-    for move in moves:
+    for move in standing_moves(moves):
         if not move.kind.changes_the_board:
             continue
         try:

@@ -17,7 +17,7 @@ from bot.painter import draw_replay
 from engines import GAMES, EndReason
 from i18n import _, current_language, ngettext
 from renderers.animation import MAX_WIDTH, FittedAnimation
-from storage import GameRecord, GameStatus, MoveKind, MoveRecord
+from storage import GameRecord, GameStatus, MoveKind, MoveRecord, standing_moves
 
 SHOWN_KINDS = (MoveKind.PLAYER, MoveKind.FORCED)
 """Moves written on a frame and highlighted; chance outcomes are never written (a card drawn
@@ -37,10 +37,11 @@ class Position:
 
 
 def replay_positions(record: GameRecord, moves: Sequence[MoveRecord]) -> list[Position]:
-    """The start position, then the position after each logged move (resignations skipped)."""
+    """The start position, then the position after each logged move that stands
+    (resignations and what was taken back skipped)."""
     state = GAMES[record.game].new_state(len(record.seats), options=record.options or None)
     positions = [Position(state.view(None), None)]
-    for move in moves:
+    for move in standing_moves(moves):
         if not move.kind.changes_the_board:
             continue
         state.apply(move.move)
@@ -67,10 +68,10 @@ def _described(record: GameRecord, decision: MoveRecord, automatic: Sequence[Mov
 def decision_groups(
     moves: Sequence[MoveRecord],
 ) -> list[tuple[MoveRecord | None, list[MoveRecord]]]:
-    """Each player decision with the automatic moves (chance, forced) after it; first, the
-    automatic moves before any decision (with None)."""
+    """Each player decision that stands (not taken back) with the automatic moves (chance,
+    forced) after it; first, the automatic moves before any decision (with None)."""
     groups: list[tuple[MoveRecord | None, list[MoveRecord]]] = [(None, [])]
-    for move in moves:
+    for move in standing_moves(moves):
         if not move.kind.changes_the_board:
             continue
         if move.kind is MoveKind.PLAYER:

@@ -108,6 +108,10 @@ class Router:
                                       interaction=interaction)
             await interaction.edit_original_response(content=played_text(turn), attachments=[],
                                                      embed=None, view=None)
+        elif action.action == "take_back":
+            require_player(session, user)
+            await interaction.response.defer()  # answer before writing: the board follows
+            await session.take_back(user)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content=_("Game on!"), view=None)
         else:

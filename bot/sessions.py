@@ -35,6 +35,7 @@ from bot.board import (
     game_title,
     last_shown_move,
     message_link,
+    takebacks_possible,
     timeout_choice_post,
     why_no_board,
 )
@@ -65,6 +66,7 @@ from storage import (
     RatingChange,
     StaleGame,
     TimerEvent,
+    standing_moves,
 )
 
 log = logging.getLogger(__name__)
@@ -403,6 +405,33 @@ class GameSession:
             winners = [s for s in range(self._state.num_players) if s != seat]
             turn = Turn([NewMove(seat, user_id, MoveKind.RESIGN, "resign")], self._state)
             await self._store(turn, Result(winners, None, EndReason.RESIGNED))
+            return await self._announce(turn)
+
+    async def take_back(self, user_id: int) -> Turn:
+        """Take the user's last decision back, with everything after it (the AI's reply):
+        their turn again, in the position before it. Logged, never erased (see
+        `MoveKind.TAKEBACK`)."""
+        async with self.lock:
+            if self.is_over:
+                raise GameOver(_("This game is already over."))
+            seat = self._record.seat_of(user_id)
+            if seat is None:
+                raise NotAPlayer(self.not_playing_text())
+            if not takebacks_possible(self._record, self.ui):
+                raise Refusal(_("Moves can be taken back only in a casual game of Qawale or "
+                                "Granat against the AI."))
+            log = standing_moves(await self.db.moves(self.id))
+            decisions = [m for m in log if m.kind is MoveKind.PLAYER and m.seat == seat]
+            if not decisions:
+                raise Refusal(_("You have no move to take back yet."))
+            back_to = decisions[-1].ply - 1
+            state = GAMES[self._record.game].new_state(
+                len(self._record.seats), options=self._record.options or None)
+            for move in log:
+                if move.ply <= back_to and move.kind.changes_the_board:
+                    state.apply(move.move)
+            turn = Turn([NewMove(seat, user_id, MoveKind.TAKEBACK, str(back_to))], state)
+            await self._store(turn, None)
             return await self._announce(turn)
 
     async def _hand_to_ai(self, seat: int, why: str, *, unrated: bool) -> Turn:
@@ -888,6 +917,9 @@ class GameSession:
         decisions = 0
         if seat is not None:
             log_moves, decisions = await self.db.turn_log(self.id, seat)
+            taken_back = [i for i, m in enumerate(log_moves) if m.kind is MoveKind.TAKEBACK]
+            if taken_back:  # what came before a take-back is no longer on the board
+                log_moves = log_moves[taken_back[-1]:]
             shown = [NewMove(m.seat, m.user_id, m.kind, m.move) for m in log_moves]
         changes = await self.rating_changes()
         bests = await self.db.bests_before(self.id, server_scope(self._record.guild_id)) \

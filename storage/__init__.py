@@ -41,6 +41,7 @@ from storage.models import (
     Timer,
     TimerEvent,
     Totals,
+    standing_moves,
 )
 from storage.postgres import PostgresDatabase
 from storage.rating_writes import Rater
@@ -93,4 +94,5 @@ __all__ = [
     "Values",
     "Written",
     "sqlite_path",
+    "standing_moves",
 ]

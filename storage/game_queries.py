@@ -327,16 +327,23 @@ class GameQueries(DatabaseBase):
         the last decision of anyone else): every move of the others since it last played,
         then its own moves of this turn.
         """
-        player = MoveKind.PLAYER.value
+        player, takeback = MoveKind.PLAYER.value, MoveKind.TAKEBACK.value
 
         async def read(sql: Executor) -> tuple[list[MoveRecord], int]:
+            # A decision counts unless a later take-back returned to a position before it.
             counts = await sql.fetchrow(
-                """SELECT (SELECT COUNT(*) FROM moves WHERE game_id = ? AND kind = ?) AS decisions,
+                """SELECT (SELECT COUNT(*) FROM moves d WHERE d.game_id = ? AND d.kind = ?
+                           AND NOT EXISTS (SELECT 1 FROM moves t WHERE t.game_id = d.game_id
+                               AND t.kind = ? AND t.ply > d.ply
+                               -- (CASE: PostgreSQL may test this before the kind)
+                               AND CAST(CASE WHEN t.kind = ? THEN t.move ELSE '0' END
+                                        AS INTEGER) < d.ply)) AS decisions,
                           (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?
                            AND kind = ? AND seat = ? AND ply <= (
                                SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?
                                AND kind = ? AND seat != ?)) AS since""",
-                (game_id, player, game_id, player, seat, game_id, player, seat))
+                (game_id, player, takeback, takeback, game_id, player, seat, game_id, player,
+                 seat))
             assert counts is not None  # a SELECT of two subqueries gives one row
             rows = await sql.fetch(
                 "SELECT * FROM moves WHERE game_id = ? AND ply > ? ORDER BY ply",

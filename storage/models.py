@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -39,6 +40,10 @@ class MoveKind(StrEnum):
     """The player to move ran out of time and the others claimed the win."""
     DRAW = "draw"
     """The player who accepted a draw offer: the game ends drawn by agreement."""
+    TAKEBACK = "takeback"
+    """A player took their last decision back: the position returns to what it was after
+    the log line whose ply is the move's text; every board move logged in between no longer
+    stands (see `standing_moves`)."""
 
     @property
     def changes_the_board(self) -> bool:
@@ -140,6 +145,23 @@ class MoveRecord:
     kind: MoveKind
     move: str
     created_at: datetime
+
+
+def standing_moves(moves: Sequence[MoveRecord]) -> list[MoveRecord]:
+    """The log without what was taken back: the moves that made the present position.
+
+    A TAKEBACK line returns the game to its position after the line it names, so the lines
+    logged after that one and before it no longer stand; the log itself is never rewritten
+    (its ply numbers version the boards and their buttons).
+    """
+    standing: list[MoveRecord] = []
+    for move in moves:
+        if move.kind is MoveKind.TAKEBACK:
+            back_to = int(move.move)
+            while standing and standing[-1].ply > back_to:
+                standing.pop()
+        standing.append(move)
+    return standing
 
 
 @dataclass

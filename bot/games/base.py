@@ -124,6 +124,9 @@ class GameUI(ABC, Generic[StateT]):
     """One line for `/games` and challenges."""
     rules: ClassVar[str]
     """The rules summary `/rules` shows (Discord markdown, at most 4096 characters)."""
+    takebacks: ClassVar[bool] = False
+    """True where a casual game against the AI may take a move back: a game without chance
+    or hidden cards, where going back reveals nothing and draws nothing anew."""
 
     seat_badges: tuple[str, ...] = SEAT_BADGES
     seat_colours: tuple[discord.Colour, ...] = tuple(
@@ -247,6 +250,8 @@ def seat_event_text(who: str, move: NewMove) -> str | None:
         return _("{who} ran out of time.").format(who=who)
     if move.kind is MoveKind.DRAW:
         return _("🤝 {who} accepted the draw offer.").format(who=who)
+    if move.kind is MoveKind.TAKEBACK:
+        return _("↩️ {who} took their last move back.").format(who=who)
     if move.kind is MoveKind.LEAVE:
         if move.move == TIMED_OUT:
             return _("{who} ran out of time: 🤖 the AI plays their seat from now on.").format(

@@ -52,6 +52,7 @@ class GranatUI(GameUI[GranatState]):
     preview, Confirm, and the same menus to change one's mind."""
 
     game_id = "granat"
+    takebacks = True
     pitch = N_(
         "A draughts-like duel on a diagonal lattice: slow neutral pawns, fast garnet pawns "
         "and a powerful garnet cell."

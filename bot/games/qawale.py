@@ -82,6 +82,7 @@ class QawaleUI(GameUI[QawaleState]):
     buttons, Undo, Confirm."""
 
     game_id = "qawale"
+    takebacks = True
     pitch = N_(
         "Drop a pebble on a stack, sow the whole stack across the board, show four of your "
         "colour in a line."

@@ -110,6 +110,24 @@ async def test_moves_and_state_are_committed_together(db: Database) -> None:
         1, 0, 100, MoveKind.PLAYER, "a1:NNE")
 
 
+async def test_decisions_taken_back_no_longer_count_and_the_log_keeps_them(
+    db: Database,
+) -> None:
+    game = await _new_game(db)
+    log = [NewMove(0, 100, MoveKind.PLAYER, "a1:NNE"), NewMove(1, 200, MoveKind.PLAYER, "x"),
+           NewMove(0, 100, MoveKind.PLAYER, "y"), NewMove(1, 200, MoveKind.PLAYER, "z"),
+           NewMove(0, 100, MoveKind.TAKEBACK, "2")]  # back to the position after ply 2
+    await db.record_moves(game.id, 0, log, game.state, result=None, now=NOW)
+    _shown, decisions = await db.turn_log(game.id, 0)
+    assert decisions == 2
+    again = [NewMove(0, 100, MoveKind.PLAYER, "w"), NewMove(1, 200, MoveKind.PLAYER, "v"),
+             NewMove(0, 100, MoveKind.TAKEBACK, "5")]  # plies 6-7 taken back, at 8
+    await db.record_moves(game.id, 5, again, game.state, result=None, now=NOW)
+    _shown, decisions = await db.turn_log(game.id, 0)
+    assert decisions == 2
+    assert len(await db.moves(game.id)) == 8
+
+
 async def test_a_move_computed_from_a_stale_ply_is_never_written(db: Database) -> None:
     game = await _new_game(db)
     move = [NewMove(0, 100, MoveKind.PLAYER, "a1:NNE")]

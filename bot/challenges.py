@@ -158,6 +158,14 @@ class ChallengeService:
         role_id = await self.db.server_lobby_role(guild.id)
         return None if role_id is None else guild.get_role(role_id)
 
+    async def takes_challenges(self, member_id: int) -> bool:
+        """Whether members may challenge this one (yes unless they said no)."""
+        return not await self.db.refusing_challenges([member_id])
+
+    async def set_takes_challenges(self, member_id: int, wanted: bool) -> None:
+        """`/settings challenges:`: let members challenge this one, or not."""
+        await self.db.set_takes_challenges(member_id, wanted)
+
     async def set_lobby_role(self, guild_id: int, role: discord.Role | None) -> None:
         """Choose the role new tables ping (None: ping nobody)."""
         await self.db.set_server_lobby_role(guild_id, None if role is None else role.id)
@@ -221,6 +229,14 @@ class ChallengeService:
                             "opponents, or open a table with `/lobby`.").format(
                                 game=entry.name, players=game.min_players,
                                 opponents=game.min_players - 1))
+        refusing = await self.db.refusing_challenges([o.id for o in invited])
+        if refusing:
+            raise Refusal(ngettext(
+                "{names} takes no challenges (their `/settings`). Open a table with `/lobby` "
+                "instead: anyone who wants to play can join it.",
+                "{names} take no challenges (their `/settings`). Open a table with `/lobby` "
+                "instead: anyone who wants to play can join it.", len(refusing)).format(
+                    names=and_join([o.display_name for o in invited if o.id in refusing])))
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)

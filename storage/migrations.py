@@ -263,6 +263,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE games ADD COLUMN casual INTEGER NOT NULL DEFAULT 0",
         ),
     ),
+    Migration(
+        16,
+        "members who take no challenges (`/settings challenges:off`)",
+        ("ALTER TABLE player_settings ADD COLUMN challenges INTEGER NOT NULL DEFAULT 1",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -283,7 +288,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     ),
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
-    "player_settings": ("user_id", "dm_reminders", "locale"),
+    "player_settings": ("user_id", "dm_reminders", "locale", "challenges"),
     "server_settings": ("guild_id", "language", "default_clock", "lobby_role"),
     "ratings": (
         "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",

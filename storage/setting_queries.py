@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from storage.base import DatabaseBase
+from storage.sql import Values
 
 ServerSetting = Literal["language", "default_clock", "lobby_role"]
 """A column of `server_settings` (a literal: it is written into the SQL)."""
@@ -24,6 +26,21 @@ class SettingQueries(DatabaseBase):
         await self._write(
             """INSERT INTO player_settings (user_id, dm_reminders) VALUES (?, ?)
                ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders""",
+            (user_id, int(wanted)))
+
+    async def refusing_challenges(self, user_ids: Sequence[int]) -> list[int]:
+        """Those of `user_ids` who take no challenges (`/settings challenges:off`)."""
+        rows = await self._fetch(
+            """SELECT user_id FROM player_settings
+               WHERE user_id IN (SELECT value FROM json_each(?)) AND challenges = 0""",
+            (Values(list(user_ids)),))
+        return sorted(int(row["user_id"]) for row in rows)
+
+    async def set_takes_challenges(self, user_id: int, wanted: bool) -> None:
+        """Let members challenge this one, or not."""
+        await self._write(
+            """INSERT INTO player_settings (user_id, challenges) VALUES (?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET challenges = excluded.challenges""",
             (user_id, int(wanted)))
 
     async def server_language(self, guild_id: int) -> str | None:

@@ -37,16 +37,18 @@ class PlayerSettings(commands.Cog):
         self.challenges = challenges
 
     @app_commands.command(name="settings", description=N_(
-        "Your settings: turn reminders by DM; the server's language, clock and table pings"))
+        "Your settings: DM reminders, challenges; the server's language, clock and table pings"))
     @app_commands.describe(
         dm_reminders=N_("Get a DM when your time to move runs low (default on)"),
+        challenges=N_("off: members cannot challenge you (tables and the AI stay open to you)"),
         language=N_("The language of boards and messages in this server (Manage Server)"),
         clock=N_("The clock of new games here when a challenge picks none (Manage Server)"),
         lobby_role=N_("A role to ping when someone opens a /lobby table (Manage Server)"),
         lobby_ping=N_("off: ping no role when a table opens (Manage Server)"))
-    @app_commands.choices(dm_reminders=ON_OFF, language=LANGUAGES, clock=CLOCK_CHOICES,
-                          lobby_ping=ON_OFF)
+    @app_commands.choices(dm_reminders=ON_OFF, challenges=ON_OFF, language=LANGUAGES,
+                          clock=CLOCK_CHOICES, lobby_ping=ON_OFF)
     async def settings(self, interaction: Interaction, dm_reminders: str | None = None,
+                       challenges: str | None = None,
                        language: str | None = None, clock: str | None = None,
                        lobby_role: discord.Role | None = None,
                        lobby_ping: str | None = None) -> None:
@@ -71,14 +73,20 @@ class PlayerSettings(commands.Cog):
             await self.challenges.set_lobby_role(interaction.guild_id, lobby_role)
         if dm_reminders is not None:
             await self.deadlines.set_dm_reminders(user, dm_reminders == "on")
+        if challenges is not None:
+            await self.challenges.set_takes_challenges(user, challenges == "on")
         on = await self.deadlines.dm_reminders(user)
         lines = []
-        if any(choice is not None for choice in (dm_reminders, language, clock, lobby_role,
-                                                 lobby_ping)):
+        if any(choice is not None for choice in (dm_reminders, challenges, language, clock,
+                                                 lobby_role, lobby_ping)):
             lines.append(_("Saved."))
         lines.append(_("DM reminders are on: when your time to move runs low, I DM you too.")
                      if on else
                      _("DM reminders are off: reminders are only posted in the game's thread."))
+        lines.append(_("Challenges are on: members may challenge you.")
+                     if await self.challenges.takes_challenges(user) else
+                     _("Challenges are off: nobody can challenge you. Open or join a `/lobby` "
+                       "table to play with people."))
         if interaction.guild_id is not None:
             server = await self.languages.of_server(interaction.guild_id)
             lines.append(_(SERVER_WRITES_IN[server]))

@@ -373,3 +373,14 @@ def test_sqlite_errors_about_the_database_become_typed_storage_errors(
     else:
         assert type(converted) is kind and isinstance(converted, StorageError)
         assert str(error) in converted.message and converted.message[0].isupper()
+
+
+async def test_members_who_take_no_challenges_are_found_among_those_named(db: Database) -> None:
+    assert await db.refusing_challenges([100, 200]) == []
+    await db.set_takes_challenges(200, False)
+    await db.set_dm_reminders(300, False)  # a settings row that says nothing of challenges
+    await db.set_takes_challenges(400, False)
+    assert await db.refusing_challenges([100, 200, 300]) == [200]
+    await db.set_takes_challenges(200, True)
+    assert await db.refusing_challenges([200, 400]) == [400]
+    assert await db.refusing_challenges([]) == []

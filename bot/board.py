@@ -113,7 +113,8 @@ def board_post(
             view.add_item(GameButton(table.id, None, "hint", label=_("Hint"),
                                      style=discord.ButtonStyle.secondary, emoji="💡", row=4))
         if decisions and takebacks_possible(table.record, ui):
-            view.add_item(GameButton(table.id, None, "take_back", label=_("Take back"),
+            # Bound to this board: a double click takes back one move, not two.
+            view.add_item(GameButton(table.id, table.ply, "take_back", label=_("Take back"),
                                      style=discord.ButtonStyle.secondary, emoji="↩️", row=4))
     else:
         view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),

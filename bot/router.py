@@ -111,7 +111,7 @@ class Router:
         elif action.action == "take_back":
             require_player(session, user)
             await interaction.response.defer()  # answer before writing: the board follows
-            await session.take_back(user)
+            await session.take_back(user, expected_ply=action.ply)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content=_("Game on!"), view=None)
         else:

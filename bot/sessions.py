@@ -407,27 +407,30 @@ class GameSession:
             await self._store(turn, Result(winners, None, EndReason.RESIGNED))
             return await self._announce(turn)
 
-    async def take_back(self, user_id: int) -> Turn:
+    async def take_back(self, user_id: int, *, expected_ply: int | None = None) -> Turn:
         """Take the user's last decision back, with everything after it (the AI's reply):
         their turn again, in the position before it. Logged, never erased (see
-        `MoveKind.TAKEBACK`)."""
+        `MoveKind.TAKEBACK`). `expected_ply` binds the click to its board: a double click
+        takes one move back."""
         async with self.lock:
             if self.is_over:
                 raise GameOver(_("This game is already over."))
+            if expected_ply is not None and expected_ply != self.ply:
+                raise StaleBoard(self.stale_text())
             seat = self._record.seat_of(user_id)
             if seat is None:
                 raise NotAPlayer(self.not_playing_text())
             if not takebacks_possible(self._record, self.ui):
                 raise Refusal(_("Moves can be taken back only in a casual game of Qawale or "
                                 "Granat against the AI."))
-            log = standing_moves(await self.db.moves(self.id))
-            decisions = [m for m in log if m.kind is MoveKind.PLAYER and m.seat == seat]
+            standing = standing_moves(await self.db.moves(self.id))
+            decisions = [m for m in standing if m.kind is MoveKind.PLAYER and m.seat == seat]
             if not decisions:
                 raise Refusal(_("You have no move to take back yet."))
             back_to = decisions[-1].ply - 1
             state = GAMES[self._record.game].new_state(
                 len(self._record.seats), options=self._record.options or None)
-            for move in log:
+            for move in standing:
                 if move.ply <= back_to and move.kind.changes_the_board:
                     state.apply(move.move)
             turn = Turn([NewMove(seat, user_id, MoveKind.TAKEBACK, str(back_to))], state)

@@ -17,6 +17,8 @@ from tests.e2e.helpers import (
     challenge_and_accept,
     control_labels,
     latest_board,
+    said,
+    simultaneously,
     the_bot,
 )
 from tests.e2e.test_hostile_input import forge
@@ -165,3 +167,22 @@ async def test_a_french_server_reads_the_take_back_in_french(env, soiree) -> Non
     assert "Reprendre" in control_labels(latest_board(thread))
     await soiree.alice.click(latest_board(thread), label="Reprendre")
     assert "a repris son dernier coup" in latest_board(thread).embeds[0].description
+
+
+async def test_a_double_click_takes_one_move_back(env, world) -> None:
+    thread, session = await against_the_ai(env, world)
+    rng = random.Random(13)
+    await alice_plays(env, world, thread, session, rng)
+    after_first = session.state.dump()
+    await alice_plays(env, world, thread, session, rng)
+    board = latest_board(thread)
+
+    first, second = await simultaneously(
+        env, lambda: world.alice.click(board, label="Take back"),
+        lambda: world.alice.click(board, label="Take back"))
+
+    assert session.state.dump() == after_first, "one move taken back, not two"
+    log = await bot_of(env).db.moves(session.id)
+    assert [m.kind for m in log].count(MoveKind.TAKEBACK) == 1
+    told = said(first) + said(second)
+    assert "out of date" in told

@@ -14,9 +14,10 @@ from bot.draw_offers import DrawAction, draws_possible
 from bot.games.base import GameUI, Table, describe_options, names_text
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
+from bot.takebacks import TakebackAction, takeback_mode
 from engines import GAMES, Result
 from i18n import _
-from storage import GameRecord, MoveKind, MoveRecord, NewMove, RatingChange
+from storage import MoveKind, MoveRecord, NewMove, RatingChange
 
 BOARD_FILENAME = "board.png"
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -38,13 +39,6 @@ def last_shown_move(moves: Sequence[NewMove | MoveRecord]) -> str | None:
 async def draw_board(table: Table[Any], highlight: str | None) -> bytes:
     """The board as PNG bytes, drawn from the spectator's view off the event loop."""
     return await table.draw(table.state.view(None), highlight)
-
-
-def takebacks_possible(record: GameRecord, ui: GameUI[Any]) -> bool:
-    """True when a move may be taken back: a casual game of a game without chance or hidden
-    cards, between one person and the AI (a person opponent is not asked, so never)."""
-    people = [seat for seat in record.seats if not is_ai(seat.user_id)]
-    return ui.takebacks and record.casual and len(people) == 1 and people[0].stand_in is None
 
 
 def mention(table: Table[Any], seat: int) -> str:
@@ -112,9 +106,10 @@ def board_post(
         if table.record.casual:  # a rated game is played unaided
             view.add_item(GameButton(table.id, None, "hint", label=_("Hint"),
                                      style=discord.ButtonStyle.secondary, emoji="💡", row=4))
-        if decisions and takebacks_possible(table.record, ui):
+        if decisions and takeback_mode(table.record, ui) is not None:
             # Bound to this board: a double click takes back one move, not two.
-            view.add_item(GameButton(table.id, table.ply, "take_back", label=_("Take back"),
+            view.add_item(GameButton(table.id, table.ply, TakebackAction.ASK,
+                                     label=_("Take back"),
                                      style=discord.ButtonStyle.secondary, emoji="↩️", row=4))
     else:
         view.add_item(GameButton(table.id, None, "rematch", label=_("Rematch"),

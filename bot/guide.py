@@ -68,8 +68,8 @@ def help_embed(descriptions: Mapping[str, str]) -> discord.Embed:
         elif section == HELP_SECTIONS[1][0]:
             lines.append(_("Under each board: its controls, **Resign**, **Offer draw** and "
                            "**📖 Rules** (the rules, privately, for anyone); in a casual game, "
-                           "**💡 Hint** (the Hard AI's move, privately), and against the AI "
-                           "in Qawale or Granat, **↩️ Take back**."))
+                           "**💡 Hint** (the Hard AI's move, privately), and in Qawale or "
+                           "Granat **↩️ Take back** (the opponent is asked; the AI agrees)."))
         if lines:
             embed.add_field(name=_(section), value="\n".join(lines), inline=False)
     return embed

@@ -27,6 +27,7 @@ from bot.records import RecordsService
 from bot.replies import Interaction
 from bot.session_manager import SessionManager
 from bot.sessions import GameSession
+from bot.takebacks import TakebackAction
 from i18n import _, use_language
 from storage import MoveKind
 
@@ -108,10 +109,17 @@ class Router:
                                       interaction=interaction)
             await interaction.edit_original_response(content=played_text(turn), attachments=[],
                                                      embed=None, view=None)
-        elif action.action == "take_back":
-            require_player(session, user)
+        elif action.action == TakebackAction.ASK:
+            session.takeback_seat(user, action.ply)  # refuse before answering
             await interaction.response.defer()  # answer before writing: the board follows
-            await session.take_back(user, expected_ply=action.ply)
+            await session.take_back(user, expected_ply=action.ply, interaction=interaction)
+        elif action.action in (TakebackAction.ACCEPT, TakebackAction.DECLINE):
+            asker = int(action.arg) if action.arg in ("0", "1") else -1
+            accept = action.action == TakebackAction.ACCEPT
+            session.takeback_answerer(user, asker, accept, action.ply)  # refuse first
+            await interaction.response.defer()  # answer before writing
+            await session.answer_take_back(user, asker, accept, expected_ply=action.ply,
+                                           interaction=interaction)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content=_("Game on!"), view=None)
         else:

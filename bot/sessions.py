@@ -35,7 +35,6 @@ from bot.board import (
     game_title,
     last_shown_move,
     message_link,
-    takebacks_possible,
     timeout_choice_post,
     why_no_board,
 )
@@ -54,6 +53,13 @@ from bot.publisher import (
 )
 from bot.ratings import new_bests, server_scope
 from bot.replies import stored_move
+from bot.takebacks import (
+    TakebackMode,
+    TakebackOutcome,
+    request_outcome_text,
+    request_post,
+    takeback_mode,
+)
 from engines import GAMES, EndReason, Result
 from i18n import N_, Language, _, use_language
 from storage import (
@@ -126,6 +132,9 @@ class GameSession:
         self._offer_ended: tuple[int, DrawOutcome] | None = None
         """The seat whose offer the turn being stored ended, and how, for `_announce` to say
         so on the offer's message."""
+        self._takeback_asked: tuple[int, int, int] | None = None
+        """The ply, asking seat and message of the standing take-back request (in memory:
+        after a restart its buttons still answer, and lapse once a move is played)."""
         self._hint: tuple[int, asyncio.Future[str]] | None = None
         """The ply of the last hint asked and its thinking: asking again (or clicking twice)
         waits for the same one instead of taking another worker."""
@@ -407,35 +416,115 @@ class GameSession:
             await self._store(turn, Result(winners, None, EndReason.RESIGNED))
             return await self._announce(turn)
 
-    async def take_back(self, user_id: int, *, expected_ply: int | None = None) -> Turn:
-        """Take the user's last decision back, with everything after it (the AI's reply):
-        their turn again, in the position before it. Logged, never erased (see
-        `MoveKind.TAKEBACK`). `expected_ply` binds the click to its board: a double click
-        takes one move back."""
+    # -- taking a move back (`bot.takebacks`) ----------------------------------------------
+
+    async def take_back(self, user_id: int, *, expected_ply: int | None = None,
+                        interaction: discord.Interaction[Any] | None = None
+                        ) -> TakebackOutcome:
+        """Take the user's last decision back: at once against the AI (its reply with it);
+        between two people, post a request the opponent accepts (through the answered
+        `interaction`). `expected_ply` binds the click to its board: a double click takes
+        one move back, or asks once."""
         async with self.lock:
-            if self.is_over:
-                raise GameOver(_("This game is already over."))
-            if expected_ply is not None and expected_ply != self.ply:
-                raise StaleBoard(self.stale_text())
-            seat = self._record.seat_of(user_id)
-            if seat is None:
-                raise NotAPlayer(self.not_playing_text())
-            if not takebacks_possible(self._record, self.ui):
-                raise Refusal(_("Moves can be taken back only in a casual game of Qawale or "
-                                "Granat against the AI."))
+            seat, mode = self._takeback_seat(user_id, expected_ply)
+            if mode is TakebackMode.AT_ONCE:
+                await self._take_back_for(seat, user_id)
+                return TakebackOutcome.TAKEN_BACK
             standing = standing_moves(await self.db.moves(self.id))
-            decisions = [m for m in standing if m.kind is MoveKind.PLAYER and m.seat == seat]
-            if not decisions:
-                raise Refusal(_("You have no move to take back yet."))
-            back_to = decisions[-1].ply - 1
-            state = GAMES[self._record.game].new_state(
-                len(self._record.seats), options=self._record.options or None)
-            for move in standing:
-                if move.ply <= back_to and move.kind.changes_the_board:
-                    state.apply(move.move)
-            turn = Turn([NewMove(seat, user_id, MoveKind.TAKEBACK, str(back_to))], state)
-            await self._store(turn, None)
-            return await self._announce(turn)
+            decisions = [m for m in standing if m.kind is MoveKind.PLAYER]
+            if not decisions or decisions[-1].seat != seat:
+                raise Refusal(_("You can take your move back only before {name} plays "
+                                "theirs.").format(name=self.names[1 - seat]))
+            if self._takeback_asked is not None and self._takeback_asked[0] == self.ply:
+                raise Refusal(_("Your request stands: {name} has not answered it yet.")
+                              .format(name=self.names[1 - seat]))
+            with use_language(await self.public_language()):
+                post = request_post(self, seat, decisions[-1].move)
+            via = self.publisher if interaction is None else InteractionPublisher(
+                interaction, self.publisher)
+            message = await via.post(self._record.channel_id, post)
+            self._takeback_asked = (self.ply, seat, message)
+            return TakebackOutcome.ASKED
+
+    async def answer_take_back(self, user_id: int, asker: int, accept: bool, *,
+                               expected_ply: int | None,
+                               interaction: discord.Interaction[Any]) -> TakebackOutcome:
+        """Accept or decline a request from its message (its asker withdraws it)."""
+        async with self.lock:
+            seat = self.takeback_answerer(user_id, asker, accept, expected_ply)
+            message = None if interaction.message is None else interaction.message.id
+            via = InteractionPublisher(interaction, self.publisher)
+            self._takeback_asked = None  # answered: the move below must not lapse it
+            if seat == asker:
+                outcome = TakebackOutcome.WITHDRAWN
+            elif accept:
+                await self._take_back_for(asker, self._record.user_at(asker), via)
+                outcome = TakebackOutcome.TAKEN_BACK
+            else:
+                outcome = TakebackOutcome.DECLINED
+            if message is not None:
+                await self._close_request(message, asker, outcome, via)
+            return outcome
+
+    def takeback_answerer(self, user_id: int, asker: int, accept: bool,
+                          expected_ply: int | None) -> int:
+        """The seat of a player who may give this answer to `asker`'s request; else a
+        Refusal (checked before the click is answered, then again under the lock)."""
+        seat, mode = self._takeback_seat(user_id, expected_ply)
+        if mode is not TakebackMode.BY_ASKING or asker not in (0, 1):
+            raise Refusal(_("This request no longer stands."))
+        if seat == asker and accept:
+            raise Refusal(_("This is your own request: it is {name}'s to accept (Decline "
+                            "withdraws it).").format(name=self.names[1 - asker]))
+        return seat
+
+    def takeback_seat(self, user_id: int, expected_ply: int | None) -> int:
+        """The seat of a player who may click Take back now; else a Refusal."""
+        return self._takeback_seat(user_id, expected_ply)[0]
+
+    def _takeback_seat(self, user_id: int, expected_ply: int | None) -> tuple[int, TakebackMode]:
+        """The seat of a player who may take back (or answer) now, and how; else a Refusal."""
+        if self.is_over:
+            raise GameOver(_("This game is already over."))
+        if expected_ply is not None and expected_ply != self.ply:
+            raise StaleBoard(self.stale_text())
+        seat = self._record.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(self.not_playing_text())
+        mode = takeback_mode(self._record, self.ui)
+        if mode is None:
+            raise Refusal(_("Moves can be taken back only in a casual game of Qawale or "
+                            "Granat, against the AI or between two people."))
+        return seat, mode
+
+    async def _take_back_for(self, seat: int, user_id: int,
+                             via: Publisher | None = None) -> Turn:
+        """Return to the position before `seat`'s last decision, its turn again (the lock is
+        held); logged, never erased (see `MoveKind.TAKEBACK`); store, announce."""
+        standing = standing_moves(await self.db.moves(self.id))
+        decisions = [m for m in standing if m.kind is MoveKind.PLAYER and m.seat == seat]
+        if not decisions:
+            raise Refusal(_("You have no move to take back yet."))
+        back_to = decisions[-1].ply - 1
+        state = GAMES[self._record.game].new_state(
+            len(self._record.seats), options=self._record.options or None)
+        for move in standing:
+            if move.ply <= back_to and move.kind.changes_the_board:
+                state.apply(move.move)
+        turn = Turn([NewMove(seat, user_id, MoveKind.TAKEBACK, str(back_to))], state)
+        await self._store(turn, None)
+        return await self._announce(turn, via)
+
+    async def _close_request(self, message: int, asker: int, outcome: TakebackOutcome,
+                             via: Publisher | None = None) -> None:
+        """Say on the request's message how it ended, without its buttons (best effort)."""
+        with use_language(await self.public_language()):
+            text = request_outcome_text(self, asker, outcome)
+        try:
+            await (via or self.publisher).edit(self._record.channel_id, message,
+                                               Post(content=text))
+        except PublishFailed:
+            log.info("game %s: could not close take-back request %s", self.id, message)
 
     async def _hand_to_ai(self, seat: int, why: str, *, unrated: bool) -> Turn:
         """Give `seat` to the AI for the rest of the game (the lock is held); log it, announce."""
@@ -707,6 +796,9 @@ class GameSession:
         if self._offer_ended is not None:  # (an agreed draw closed its offer already)
             (offerer, outcome), self._offer_ended = self._offer_ended, None
             await self._close_offer(offerer, outcome)
+        if self._takeback_asked is not None and self._takeback_asked[0] != self.ply:
+            (_ply, asker, request), self._takeback_asked = self._takeback_asked, None
+            await self._close_request(request, asker, TakebackOutcome.LAPSED)
         language = await self.public_language()
         try:
             self._shown_since = await self.show_turn(turn, via)

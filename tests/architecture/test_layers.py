@@ -33,7 +33,7 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
     {"bot.components"},
     {"bot.games.base"},
-    {"bot.games.common", "bot.draw_offers"},
+    {"bot.games.common", "bot.draw_offers", "bot.takebacks"},
     {"bot.games.*"},  # each game's controls: bot/games/<game>.py
     {"bot.games", "bot.board", "bot.automatic"},
     {"bot.guide", "bot.challenge_posts", "bot.in_progress"},

@@ -34,7 +34,7 @@ async def test_help_lists_every_command_of_the_bot_once_privately(env, world) ->
     assert "`rated:` **Casual** plays for no rating" in embed.fields[0].value
     assert "**📖 Rules** (the rules, privately, for anyone)" in embed.fields[1].value
     assert "in a casual game, **💡 Hint**" in embed.fields[1].value
-    assert "against the AI in Qawale or Granat, **↩️ Take back**" in embed.fields[1].value
+    assert "in Qawale or Granat **↩️ Take back** (the opponent is asked" in embed.fields[1].value
     assert "Qawale, Graps, Kraut & Rüben, Le Grabuge, Granat" in embed.description
     assert len(embed) <= 6000 and all(len(f.value) <= 1024 for f in embed.fields)
 

@@ -1,7 +1,8 @@
 """↩️ Take back, under the board of a casual Qawale or Granat game against the AI: the member's
 last move and the AI's reply are undone, it is their turn again in the position before it.
 The log keeps both, marked as taken back: the footer, `/replay` and a restart see the game
-as it stands. Rated games, games between people and games with chance have no take-backs."""
+as it stands. Rated games and games with chance have no take-backs; between two people, the
+opponent is asked (`test_takeback_requests.py`)."""
 
 from __future__ import annotations
 
@@ -122,24 +123,17 @@ async def test_nothing_to_take_back_before_the_first_move(env, world) -> None:
     assert str(refused.value) == "You have no move to take back yet."
 
 
-async def test_no_take_back_in_a_rated_game_between_people_or_with_chance(env, world) -> None:
+async def test_no_take_back_in_a_rated_game_or_with_chance(env, world) -> None:
     thread, session = await against_the_ai(env, world, rated="yes")
     rng = random.Random(7)
     await alice_plays(env, world, thread, session, rng)
     assert "Take back" not in control_labels(latest_board(thread))
-    forged = GameButton(session.id, None, "take_back").item.custom_id
+    forged = GameButton(session.id, session.ply, "take_back").item.custom_id
     refused = await forge(world.alice, latest_board(thread),
                           {"custom_id": forged, "component_type": 2})
     assert refused.ephemeral and refused.response.content == UNKNOWN_CONTROL
-    with pytest.raises(Refusal, match="only in a casual game of Qawale or Granat against"):
+    with pytest.raises(Refusal, match="only in a casual game of Qawale or Granat, against"):
         await session.take_back(world.alice.id)
-
-    posted = await world.alice.slash(world.channel, "challenge", game="qawale",
-                                     opponent=world.bob, rated="no")
-    await world.bob.click(posted.response.message, label="Accept")
-    people = await bot_of(env).sessions.in_channel(world.channel.threads[-1].id)
-    with pytest.raises(Refusal, match="against the AI"):
-        await people.take_back(world.alice.id)
 
     _graps_thread, graps = await against_the_ai(env, world, game="graps")
     with pytest.raises(Refusal, match="Qawale or Granat"):

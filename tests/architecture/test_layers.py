@@ -38,6 +38,8 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.games", "bot.board", "bot.automatic"},
     {"bot.guide", "bot.challenge_posts", "bot.in_progress"},
     {"bot.server_stats"},
+    {"bot.session_base"},
+    {"bot.session_draws", "bot.session_clock", "bot.session_aids"},
     {"bot.sessions"},
     {"bot.session_manager"},
     {"bot.challenges", "bot.records", "bot.deadlines"},

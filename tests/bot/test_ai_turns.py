@@ -47,7 +47,7 @@ class SlowThinker:
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """No pictures, and a short wait before the typing notice."""
     monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: b"png")
-    monkeypatch.setattr("bot.sessions.THINKING_NOTICE_AFTER", 0.01)
+    monkeypatch.setattr("bot.session_base.THINKING_NOTICE_AFTER", 0.01)
 
 
 async def ai_first_game(db: Database) -> int:
@@ -80,7 +80,7 @@ async def test_a_failing_ai_is_logged_and_the_game_waits(
     sessions = SessionManager(db, GAME_UIS, FakePublisher(), SlowThinker(fail=True))
     game = await db.get_game(await ai_first_game(db))
     assert game is not None
-    with caplog.at_level(logging.ERROR, logger="bot.sessions"):
+    with caplog.at_level(logging.ERROR, logger="bot.session_base"):
         session = await sessions.start(game)
         await eventually(lambda: any("the AI could not play" in r.getMessage()
                                      for r in caplog.records), "the failure was logged")

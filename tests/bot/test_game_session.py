@@ -234,7 +234,7 @@ async def test_an_unexpected_error_after_the_store_says_the_move_stands(
 async def test_a_board_discord_refused_is_posted_again_later(
     db: Database, publisher: FakePublisher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.MEND_DELAYS", (0.01, 0.01, 0.01))
+    monkeypatch.setattr("bot.session_base.MEND_DELAYS", (0.01, 0.01, 0.01))
     session = await manager(db, publisher).start(await new_game(db))
     publisher.fail_posts = True
     turn = await session.play(ALICE, FIRST_MOVE)

@@ -1,0 +1,115 @@
+"""The turn clock of a session: a timeout, and what the others choose after it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.board import timeout_choice_post
+from bot.clock import turn_timers, utcnow
+from bot.errors import GameOver, NotAPlayer, Refusal, StaleBoard
+from bot.games.base import TIMED_OUT, Turn, names_text
+from bot.publisher import PublishFailed
+from bot.session_base import SessionBase, earliest_due
+from engines import EndReason, Result
+from i18n import _, use_language
+from storage import MoveKind, NewMove
+
+
+class TurnClock(SessionBase):
+    """Time running out, claiming the win, letting the AI play, waiting longer."""
+
+    # -- the clock -----------------------------------------------------------------------
+
+    def check_timed_out(self, user_id: int, ply: int) -> int:
+        """The absent seat if `user_id` may act on its timeout at `ply`; else a Refusal."""
+        if self.is_over:
+            raise GameOver(_("This game is over."))
+        mover = self._state.current_player
+        if ply != self.ply or mover is None or mover < 0:
+            raise StaleBoard(_("Too late: the game moved on since (the player came back)."))
+        seat = self._record.seat_of(user_id)
+        if seat is None or seat == mover or self.is_ai_seat(seat):
+            others = [self.names[s] for s in self.present_seats(besides=mover)]
+            if not others:
+                raise NotAPlayer(_("Only the other players may decide this."))
+            raise NotAPlayer(_("Only {names} may decide this.").format(names=names_text(others)))
+        deadline = self._record.deadline
+        if deadline is None:
+            raise Refusal(_("{name} still has time.").format(name=self.names[mover]))
+        if utcnow() < deadline:
+            raise Refusal(_("{name} still has time until {when}.").format(
+                name=self.names[mover], when=discord.utils.format_dt(deadline, "R")))
+        return mover
+
+    async def time_out(self, seat: int, ply: int) -> None:
+        """The deadline of `seat`'s move at `ply` passed: end, hand over, or let others choose.
+
+        Alone with AIs, the absent player loses on time. In a game of 3 or more the AI takes
+        the seat so the others can finish. In a two-player game the opponent chooses (see
+        `claim_win`, `let_ai_play`, `keep_waiting`). A stale timeout (the player moved) does
+        nothing.
+        """
+        async with self.lock:
+            if self.is_over or self.ply != ply or self._state.current_player != seat:
+                return
+            deadline = self._record.deadline
+            if deadline is None or utcnow() < deadline:
+                return  # the clock was given more time ("keep waiting")
+            others = self.present_seats(besides=seat)
+            if not others:
+                await self._end_on_time(seat)
+            elif len(self._record.seats) >= 3:
+                await self._hand_to_ai(seat, TIMED_OUT, unrated=False)
+            else:
+                with use_language(await self.public_language()):
+                    post = timeout_choice_post(self, seat, others)
+                self._timeout_choice = await self.publisher.post(self._record.channel_id, post)
+
+    async def _end_on_time(self, seat: int) -> Turn:
+        winners = [s for s in range(self._state.num_players) if s != seat]
+        user = self._record.user_at(seat)
+        turn = Turn([NewMove(seat, user, MoveKind.TIMEOUT, "timeout")], self._state)
+        await self._store(turn, Result(winners, None, EndReason.TIMEOUT))
+        return await self._announce(turn)
+
+    async def claim_win(self, user_id: int, ply: int) -> Turn:
+        """The opponent of a player out of time claims the win (rated, reason `timeout`)."""
+        async with self.lock:
+            return await self._end_on_time(self.check_timed_out(user_id, ply))
+
+    async def let_ai_play(self, user_id: int, ply: int) -> Turn:
+        """The AI finishes the game for the player out of time; the game is then not rated."""
+        async with self.lock:
+            seat = self.check_timed_out(user_id, ply)
+            return await self._hand_to_ai(seat, TIMED_OUT, unrated=True)
+
+    async def keep_waiting(self, user_id: int, ply: int) -> datetime | None:
+        """Give the player out of time a whole new period; returns the new deadline."""
+        async with self.lock:
+            seat = self.check_timed_out(user_id, ply)
+            deadline, timers = turn_timers(self._record.clock, self.ply, seat, utcnow())
+            if not await self.db.set_turn_clock(self.id, self.ply, deadline, timers):
+                await self._reload()
+                raise StaleBoard(self.stale_text())
+            self._record.deadline = deadline
+            self.timers_changed(earliest_due(timers))
+            try:
+                self._shown_since = await self.post_board()  # the board shows the deadline
+            except PublishFailed:
+                self.mend_later()
+            return deadline
+
+    async def start_clock(self) -> None:
+        """Give the player to move a deadline if the game has a clock and none is set (a new
+        game, or one resumed from an older version)."""
+        async with self.lock:
+            if self.is_over or self._record.deadline is not None:
+                return
+            deadline, timers = self._turn_clock(self._state, self.ply, utcnow())
+            if deadline is None:
+                return
+            if await self.db.set_turn_clock(self.id, self.ply, deadline, timers):
+                self._record.deadline = deadline
+                self.timers_changed(earliest_due(timers))

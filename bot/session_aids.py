@@ -10,7 +10,7 @@ import discord
 from bot.ai_players import HINT_LEVEL, hint_seed
 from bot.errors import GameOver, NotAPlayer, Refusal, StaleBoard
 from bot.games.base import Turn
-from bot.publisher import InteractionPublisher, Publisher
+from bot.publisher import InteractionPublisher, Publisher, PublishFailed
 from bot.session_base import SessionBase
 from bot.takebacks import TakebackMode, TakebackOutcome, request_post, takeback_mode
 from engines import GAMES
@@ -47,7 +47,12 @@ class PlayingAids(SessionBase):
                 post = request_post(self, seat, decisions[-1].move)
             via = self.publisher if interaction is None else InteractionPublisher(
                 interaction, self.publisher)
-            message = await via.post(self._record.channel_id, post)
+            try:
+                message = await via.post(self._record.channel_id, post)
+            except PublishFailed as failure:  # nothing was stored: the asker may try again
+                raise Refusal(_("Discord would not take your request in this thread: nothing "
+                                "changed. Try again in a moment; a moderator may need to give "
+                                "me back the permission to post here.")) from failure
             self._takeback_asked = (self.ply, seat, message)
             return TakebackOutcome.ASKED
 

@@ -139,3 +139,17 @@ async def test_a_double_accept_takes_one_move_back(env, world) -> None:
     assert session.state.dump() == after_first
     log = await bot_of(env).db.moves(session.id)
     assert [m.kind for m in log].count(MoveKind.TAKEBACK) == 1
+
+
+async def test_a_request_discord_will_not_post_changes_nothing_and_says_so(env, world) -> None:
+    thread, session = await casual_qawale(env, world)
+    asker, _other, _before, _move = await one_move(env, world, thread, session)
+    env.inject_error("POST", "/webhooks/*", times=1)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=1)
+
+    refused = await asker.click(latest_board(thread), label="Take back")
+
+    assert "Discord would not take your request in this thread" in said(refused)
+    assert not [m for m in thread.history() if "asks to take back" in m.content]
+    await asker.click(latest_board(thread), label="Take back")  # it may ask again
+    assert request_of(thread)

@@ -17,6 +17,7 @@ from typing import Protocol
 import ai
 from engines import GAMES
 from i18n import DEFAULT_LANGUAGE, N_, _, use_language
+from storage import FORGOTTEN_NAME, is_forgotten
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +67,17 @@ def level_name(level: str) -> str:
     return _(LEVEL_NAMES[level])
 
 
+FORGOTTEN_PLAYER = N_("Forgotten player")
+"""How the seat of a member who asked to be forgotten is shown (stored in English:
+`storage.privacy_queries.FORGOTTEN_NAME`)."""
+
+
 def shown_name(user_id: int, stored_name: str) -> str:
     """A seat's name as shown: a member's stored display name, or the AI's in the current
-    language (an AI seat's stored name stays the English `ai_name`; any other is kept)."""
+    language (an AI seat's stored name stays the English `ai_name`; any other is kept), or
+    a forgotten member's."""
+    if is_forgotten(user_id) and stored_name == FORGOTTEN_NAME:
+        return _(FORGOTTEN_PLAYER)
     if not is_ai(user_id):
         return stored_name
     try:

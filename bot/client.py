@@ -33,6 +33,7 @@ from bot.games import GAME_UIS
 from bot.health import Heartbeat
 from bot.languages import Languages
 from bot.painter import Painter, ProcessPainter, ThreadPainter
+from bot.privacy import PrivacyService
 from bot.publisher import DiscordPublisher, Publisher
 from bot.ratings import rate_game
 from bot.records import RecordsService
@@ -180,7 +181,8 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(Play(self.sessions))
         await self.add_cog(Records(self.records))
         await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
-        await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges))
+        await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges,
+                                          PrivacyService(self.db, self.sessions)))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)

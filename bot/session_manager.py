@@ -144,6 +144,15 @@ class SessionManager:
         if self._by_channel.get(session.record.channel_id) == game_id:
             del self._by_channel[session.record.channel_id]
 
+    def let_go_games_of(self, user_id: int) -> int:
+        """Let go the finished games of `user_id` held in memory (they were forgotten: the
+        next click reads them again, under their new name); how many."""
+        leaving = [game_id for game_id, session in self._sessions.items()
+                   if session.is_over and session.record.seat_of(user_id) is not None]
+        for game_id in leaving:
+            self._let_go(game_id)
+        return len(leaving)
+
     def __len__(self) -> int:
         """Sessions in memory."""
         return len(self._sessions)

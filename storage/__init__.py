@@ -44,6 +44,7 @@ from storage.models import (
     standing_moves,
 )
 from storage.postgres import PostgresDatabase
+from storage.privacy_queries import FORGOTTEN_NAME, MemberData, is_forgotten
 from storage.rating_writes import Rater
 from storage.sql import Executor, Row, Transaction, Values, Written
 from storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase, sqlite_path
@@ -52,6 +53,7 @@ __all__ = [
     "ALL_SHARDS",
     "BUSY_TIMEOUT_MS",
     "DEFAULT_DATABASE_URL",
+    "FORGOTTEN_NAME",
     "GLOBAL_SCOPE",
     "MIGRATIONS",
     "SCHEMA",
@@ -65,6 +67,7 @@ __all__ = [
     "GameRecord",
     "GameStatus",
     "GameSummary",
+    "MemberData",
     "Migration",
     "MoveKind",
     "MoveRecord",
@@ -93,6 +96,7 @@ __all__ = [
     "Transaction",
     "Values",
     "Written",
+    "is_forgotten",
     "sqlite_path",
     "standing_moves",
 ]

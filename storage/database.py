@@ -4,8 +4,8 @@ Each query is a `storage.sql.Work` written once in SQL that SQLite and PostgreSQ
 understand; a backend (`storage.sqlite`, `storage.postgres`) runs it in a transaction or a read
 snapshot. `Database.open(url)` picks the backend from the URL's scheme. The queries live in one
 module per subject (`storage.game_queries`, `list_queries`, `rating_queries`,
-`challenge_queries`, `setting_queries`, `copying`), each a part of `Database` built on
-`storage.base.DatabaseBase`.
+`challenge_queries`, `setting_queries`, `copying`, `privacy_queries`), each a part of
+`Database` built on `storage.base.DatabaseBase`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from storage.errors import DatabaseUnusable
 from storage.game_queries import GameQueries, NewMove, StaleGame
 from storage.list_queries import GameListQueries
 from storage.migrations import MIGRATIONS, Migration
+from storage.privacy_queries import PrivacyQueries
 from storage.rating_queries import RatingQueries
 from storage.rating_writes import Rater
 from storage.setting_queries import SettingQueries
@@ -38,7 +39,7 @@ def register_backend(scheme: str, connect: Connect) -> None:
 
 
 class Database(GameQueries, GameListQueries, RatingQueries, ChallengeQueries, SettingQueries,
-               CopyQueries):
+               CopyQueries, PrivacyQueries):
     """All reads and writes of games, moves, challenges and ratings, written once for every
     backend (`storage.sqlite`, `storage.postgres`): a backend runs the works."""
 

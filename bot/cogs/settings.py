@@ -13,6 +13,7 @@ from bot.cogs.options import CLOCK_CHOICES
 from bot.deadlines import DeadlineService
 from bot.errors import Refusal
 from bot.languages import Languages
+from bot.privacy import FORGET, PrivacyService
 from bot.replies import Interaction
 from i18n import N_, Language, _
 
@@ -31,10 +32,27 @@ class PlayerSettings(commands.Cog):
     """A member's own settings, and the server's language and clock for those who manage it."""
 
     def __init__(self, deadlines: DeadlineService, languages: Languages,
-                 challenges: ChallengeService) -> None:
+                 challenges: ChallengeService, privacy: PrivacyService) -> None:
         self.deadlines = deadlines
         self.languages = languages
         self.challenges = challenges
+        self.privacy = privacy
+
+    @app_commands.command(name="privacy", description=N_(
+        "What the bot keeps about you; forget: delete it for good"))
+    @app_commands.describe(forget=N_("Forget me for good: it cannot be undone"))
+    @app_commands.choices(forget=[app_commands.Choice(name=N_("Forget me for good"),
+                                                      value=FORGET)])
+    async def privacy_command(self, interaction: Interaction,
+                              forget: str | None = None) -> None:
+        """Show what is kept about the member, or forget it (privately, anywhere)."""
+        if forget == FORGET:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send(await self.privacy.forget(interaction.user.id),
+                                            ephemeral=True)
+            return
+        await interaction.response.send_message(
+            embed=await self.privacy.summary(interaction.user.id), ephemeral=True)
 
     @app_commands.command(name="settings", description=N_(
         "Your settings: DM reminders, challenges; the server's language, clock and table pings"))

@@ -42,7 +42,7 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.session_draws", "bot.session_clock", "bot.session_aids"},
     {"bot.sessions"},
     {"bot.session_manager"},
-    {"bot.challenges", "bot.records", "bot.deadlines"},
+    {"bot.challenges", "bot.records", "bot.deadlines", "bot.privacy"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},
     {"bot.cogs.lobby", "bot.cogs.play", "bot.cogs.records", "bot.cogs.servers",

@@ -1,0 +1,68 @@
+"""`/privacy`: what the bot keeps about a member, and forgetting it on their request."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.errors import Refusal
+from bot.session_manager import SessionManager
+from i18n import _, ngettext
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+FORGET = "forget"
+"""The `/privacy forget:` choice that forgets the member."""
+
+
+class PrivacyService:
+    """A member's data: shown to them, forgotten when they ask."""
+
+    def __init__(self, db: Database, sessions: SessionManager) -> None:
+        self.db = db
+        self.sessions = sessions
+
+    async def summary(self, user_id: int) -> discord.Embed:
+        """What is kept about the member, why, and how to be forgotten (privately)."""
+        data = await self.db.member_data(user_id)
+        lines = [
+            _("Your Discord id and display name in each game you played, with your moves: "
+              "{games}. They make your opponents' histories and replays.").format(
+                games=ngettext("{n} game", "{n} games", data.games).format(n=data.games)),
+            _("Your ratings and their history, in {games}.").format(
+                games=ngettext("{n} rated game", "{n} rated games", data.rated_games).format(
+                    n=data.rated_games)),
+            _("Your settings (DM reminders, challenges, your Discord language for DMs): "
+              "{kept}.").format(kept=_("kept") if data.settings else _("none")),
+            _("Your waiting challenges and tables: {n}.").format(n=data.waiting_challenges),
+            "",
+            _("**`/privacy forget:`** forgets you for good: in every game you played, your "
+              "name becomes “Forgotten player” and your account is no longer linked; your "
+              "ratings, their history and your settings are deleted; your waiting challenges "
+              "are cancelled. Your opponents' games stay whole. It cannot be undone."),
+        ]
+        if data.running:
+            lines.append(ngettext(
+                "⚠️ You have {n} game in progress: finish, resign or abort it first.",
+                "⚠️ You have {n} games in progress: finish, resign or abort them first.",
+                data.running).format(n=data.running))
+        return discord.Embed(title=_("🔒 What Ludothèque keeps about you"),
+                             description="\n".join(lines), colour=discord.Colour.dark_grey())
+
+    async def forget(self, user_id: int) -> str:
+        """Forget the member (never while a game of theirs runs); what to tell them."""
+        data = await self.db.member_data(user_id)
+        if data.running or await self.db.forget_member(user_id) is None:
+            running = data.running or 1
+            raise Refusal(ngettext(
+                "You have {n} game in progress: finish, resign or abort it first, then ask "
+                "again. Nothing was forgotten yet.",
+                "You have {n} games in progress: finish, resign or abort them first, then ask "
+                "again. Nothing was forgotten yet.", running).format(n=running))
+        self.sessions.let_go_games_of(user_id)
+        log.info("a member asked to be forgotten: done")  # never their id: that is the point
+        return _("🔒 Done: you are forgotten. Your games now show “Forgotten player”; your "
+                 "ratings, their history and your settings are deleted. If you play again, "
+                 "you start afresh.")

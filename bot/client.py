@@ -182,7 +182,8 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(Records(self.records))
         await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges,
-                                          PrivacyService(self.db, self.sessions)))
+                                          PrivacyService(self.db, self.sessions,
+                                                         self.languages)))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)

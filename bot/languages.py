@@ -48,6 +48,10 @@ class Languages:
             self._members[user_id] = await self.db.member_locale(user_id) or ""
         return language_of(self._members[user_id] or None)
 
+    def forget_member(self, user_id: int) -> None:
+        """Drop what is held of a member who asked to be forgotten."""
+        self._members.pop(user_id, None)
+
     async def saw_member(self, user_id: int, locale: str) -> None:
         """Note a member's locale from an interaction (stored only when it changed)."""
         if self._members.get(user_id) == locale:

@@ -7,6 +7,7 @@ import logging
 import discord
 
 from bot.errors import Refusal
+from bot.languages import Languages
 from bot.session_manager import SessionManager
 from i18n import _, ngettext
 from storage import Database
@@ -20,9 +21,10 @@ FORGET = "forget"
 class PrivacyService:
     """A member's data: shown to them, forgotten when they ask."""
 
-    def __init__(self, db: Database, sessions: SessionManager) -> None:
+    def __init__(self, db: Database, sessions: SessionManager, languages: Languages) -> None:
         self.db = db
         self.sessions = sessions
+        self.languages = languages
 
     async def summary(self, user_id: int) -> discord.Embed:
         """What is kept about the member, why, and how to be forgotten (privately)."""
@@ -62,6 +64,7 @@ class PrivacyService:
                 "You have {n} games in progress: finish, resign or abort them first, then ask "
                 "again. Nothing was forgotten yet.", running).format(n=running))
         self.sessions.let_go_games_of(user_id)
+        self.languages.forget_member(user_id)
         log.info("a member asked to be forgotten: done")  # never their id: that is the point
         return _("🔒 Done: you are forgotten. Your games now show “Forgotten player”; your "
                  "ratings, their history and your settings are deleted. If you play again, "

@@ -37,6 +37,12 @@ TIMEOUT_CHOICES = ("claim_win", "let_ai_play", "keep_waiting")
 DRAW_ACTIONS = frozenset(DrawAction)
 """Offer a draw, accept or decline one (`bot.draw_offers`)."""
 
+HINT_ACTIONS = ("hint", "hint_play")
+"""💡 Hint under a casual game's board, and Play it under the hint."""
+
+TAKEBACK_ACTIONS = frozenset(TakebackAction)
+"""Take back, and the answers to a request (`bot.takebacks`)."""
+
 
 def plausible(record_id: int) -> bool:
     """True for an id the database could hold (a forged custom_id may name any number)."""
@@ -97,33 +103,48 @@ class Router:
             left = any(move.kind is MoveKind.LEAVE for move in turn.moves)
             text = _("You left: 🤖 the AI plays your seat.") if left else _("You resigned.")
             await interaction.edit_original_response(content=text, view=None)
-        elif action.action == "hint":
-            session.seat_to_act(user)  # refuse before answering
-            await interaction.response.defer(ephemeral=True, thinking=True)  # it thinks ~1 s
-            content, view, picture = await hint_panel(session, await session.hint(user))
-            await interaction.followup.send(content, view=view, file=picture, ephemeral=True)
-        elif action.action == "hint_play":
-            session.seat_to_act(user, expected_ply=action.ply)  # refuse before answering
-            await interaction.response.defer()
-            turn = await session.play(user, await session.hint(user), expected_ply=action.ply,
-                                      interaction=interaction)
-            await interaction.edit_original_response(content=played_text(turn), attachments=[],
-                                                     embed=None, view=None)
-        elif action.action == TakebackAction.ASK:
-            session.takeback_seat(user, action.ply)  # refuse before answering
-            await interaction.response.defer()  # answer before writing: the board follows
-            await session.take_back(user, expected_ply=action.ply, interaction=interaction)
-        elif action.action in (TakebackAction.ACCEPT, TakebackAction.DECLINE):
-            asker = int(action.arg) if action.arg in ("0", "1") else -1
-            accept = action.action == TakebackAction.ACCEPT
-            session.takeback_answerer(user, asker, accept, action.ply)  # refuse first
-            await interaction.response.defer()  # answer before writing
-            await session.answer_take_back(user, asker, accept, expected_ply=action.ply,
-                                           interaction=interaction)
+        elif action.action in HINT_ACTIONS:
+            await self._hint(interaction, session, action)
+        elif action.action in TAKEBACK_ACTIONS:
+            await self._take_back(interaction, session, action)
         elif action.action == "resign_cancel":
             await interaction.response.edit_message(content=_("Game on!"), view=None)
         else:
             await session.ui.handle(interaction, session, action, values)
+
+    @staticmethod
+    async def _hint(interaction: Interaction, session: GameSession, action: GameAction) -> None:
+        """💡 Hint: the AI's move privately; Play it: play that move."""
+        user = interaction.user.id
+        if action.action == "hint":
+            session.seat_to_act(user)  # refuse before answering
+            await interaction.response.defer(ephemeral=True, thinking=True)  # it thinks ~1 s
+            content, view, picture = await hint_panel(session, await session.hint(user))
+            await interaction.followup.send(content, view=view, file=picture, ephemeral=True)
+            return
+        session.seat_to_act(user, expected_ply=action.ply)  # refuse before answering
+        await interaction.response.defer()
+        turn = await session.play(user, await session.hint(user), expected_ply=action.ply,
+                                  interaction=interaction)
+        await interaction.edit_original_response(content=played_text(turn), attachments=[],
+                                                 embed=None, view=None)
+
+    @staticmethod
+    async def _take_back(interaction: Interaction, session: GameSession,
+                         action: GameAction) -> None:
+        """↩️ Take back under the board; Accept or Decline under a request."""
+        user = interaction.user.id
+        if action.action == TakebackAction.ASK:
+            session.takeback_seat(user, action.ply)  # refuse before answering
+            await interaction.response.defer()  # answer before writing: the board follows
+            await session.take_back(user, expected_ply=action.ply, interaction=interaction)
+            return
+        asker = int(action.arg) if action.arg in ("0", "1") else -1
+        accept = action.action == TakebackAction.ACCEPT
+        session.takeback_answerer(user, asker, accept, action.ply)  # refuse first
+        await interaction.response.defer()  # answer before writing
+        await session.answer_take_back(user, asker, accept, expected_ply=action.ply,
+                                       interaction=interaction)
 
     @staticmethod
     async def _timeout_choice(

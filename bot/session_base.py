@@ -68,7 +68,6 @@ ALL_PLAYERS = N_("all its players")
 """`GameSession.abort(by=ALL_PLAYERS)`: every player agreed (said in the server's language)."""
 
 
-
 def earliest_due(timers: Sequence[NewTimer]) -> datetime | None:
     """When the first of `timers` is due."""
     return min((timer.due_at for timer in timers), default=None)

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.ai_players import HINT_LEVEL, hint_seed
-from bot.errors import GameOver, NotAPlayer, Refusal, StaleBoard
+from bot.errors import Refusal
 from bot.games.base import Turn
 from bot.publisher import InteractionPublisher, Publisher, PublishFailed
 from bot.session_base import SessionBase
@@ -94,13 +94,7 @@ class PlayingAids(SessionBase):
 
     def _takeback_seat(self, user_id: int, expected_ply: int | None) -> tuple[int, TakebackMode]:
         """The seat of a player who may take back (or answer) now, and how; else a Refusal."""
-        if self.is_over:
-            raise GameOver(_("This game is already over."))
-        if expected_ply is not None and expected_ply != self.ply:
-            raise StaleBoard(self.stale_text())
-        seat = self._record.seat_of(user_id)
-        if seat is None:
-            raise NotAPlayer(self.not_playing_text())
+        seat = self.player_seat(user_id, expected_ply)
         mode = takeback_mode(self._record, self.ui)
         if mode is None:
             raise Refusal(_("Moves can be taken back only in a casual game of Qawale or "

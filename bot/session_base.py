@@ -178,8 +178,9 @@ class SessionBase:
         data = self._record.result
         return Result.from_dict(data) if data else None
 
-    def seat_to_act(self, user_id: int, *, expected_ply: int | None = None) -> int:
-        """The seat `user_id` plays if they may act now; otherwise raise a Refusal."""
+    def player_seat(self, user_id: int, expected_ply: int | None) -> int:
+        """The seat of `user_id` in this running game, from an up-to-date board; otherwise
+        raise a Refusal."""
         if self.is_over:
             raise GameOver(_("This game is over."))
         if expected_ply is not None and expected_ply != self.ply:
@@ -187,6 +188,11 @@ class SessionBase:
         seat = self._record.seat_of(user_id)
         if seat is None:
             raise NotAPlayer(self.not_playing_text())
+        return seat
+
+    def seat_to_act(self, user_id: int, *, expected_ply: int | None = None) -> int:
+        """The seat `user_id` plays if they may act now; otherwise raise a Refusal."""
+        seat = self.player_seat(user_id, expected_ply)
         if self._record.seats[seat].stand_in is not None:
             raise Refusal(_("You left this game: 🤖 the AI plays your seat until the end."))
         mover = self._state.current_player

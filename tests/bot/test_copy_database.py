@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.ai_players import ai_name, ai_user_id
 from bot.copy_database import main
 from bot.games import GAME_UIS
 from bot.ratings import rate_game
 from bot.session_manager import SessionManager
-from storage import GLOBAL_SCOPE, Database
-from tests.bot.fakes import ALICE, BOB, FakePublisher, new_game
+from engines import GAMES
+from storage import GLOBAL_SCOPE, Database, Seat
+from tests.bot.fakes import ALICE, BOB, NOW, FakePublisher, new_game
 from tests.postgres_server import fresh_database
 
 
@@ -41,6 +43,15 @@ async def played_database(path: Path) -> str:
         await running.play(running.record.user_at(seat), str(running.state.legal_moves()[0]))
     finished = await sessions.start(await new_game(db, "graps"))
     await finished.resign(ALICE)
+    # A casual game against the AI where Alice took her move back: its log holds both.
+    state = GAMES["qawale"].new_state(2)
+    taken_back = await sessions.start(await db.create_game(
+        game="qawale", guild_id=1, channel_id=6, parent_id=None,
+        seats=[Seat(0, ALICE, "Alice"), Seat(1, ai_user_id("easy", 1), ai_name("easy"))],
+        options={}, rng_seed=3, state=state.dump(), now=NOW, casual=True,
+        to_move=state.current_player))
+    await taken_back.play(ALICE, str(taken_back.state.legal_moves()[0]))
+    await taken_back.take_back(ALICE)
     await db.set_dm_reminders(BOB, False)
     sessions.close()
     await db.close()
@@ -55,19 +66,19 @@ async def test_a_sqlite_database_moves_to_postgresql_and_every_game_replays(
     assert await asyncio.to_thread(main, [source, postgres_url]) == 0
 
     said = capsys.readouterr().out
-    assert "2 games" in said and "replay identically" in said
+    assert "3 games" in said and "replay identically" in said
     copy = await Database.open(postgres_url)
     try:
         original = await Database.open(source)
-        for game_id in (1, 2):
+        for game_id in (1, 2, 3):
             assert await copy.moves(game_id) == await original.moves(game_id)
             assert (await copy.get_game(game_id)).state == (await original.get_game(game_id)).state
         assert await copy.timers_of(1) == await original.timers_of(1)
         assert await copy.leaderboard("graps", GLOBAL_SCOPE, offset=0, limit=5) == \
             await original.leaderboard("graps", GLOBAL_SCOPE, offset=0, limit=5)
         assert not await copy.dm_reminders(BOB)
-        third = await new_game(copy)  # new ids follow the copied ones
-        assert third.id == 3
+        fourth = await new_game(copy)  # new ids follow the copied ones
+        assert fourth.id == 4
         await original.close()
     finally:
         await copy.close()

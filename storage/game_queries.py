@@ -330,24 +330,24 @@ class GameQueries(DatabaseBase):
         player, takeback = MoveKind.PLAYER.value, MoveKind.TAKEBACK.value
 
         async def read(sql: Executor) -> tuple[list[MoveRecord], int]:
-            # A decision counts unless a later take-back returned to a position before it;
-            # that costs a look at every later line, so only games with a take-back pay it.
+            # A decision counts unless a later take-back returned to a position before it.
+            # The game's take-backs are read once (few, if any), then each decision is
+            # checked against them alone.
             counts = await sql.fetchrow(
-                """SELECT (CASE WHEN EXISTS (SELECT 1 FROM moves WHERE game_id = ? AND kind = ?)
-                           THEN (SELECT COUNT(*) FROM moves d WHERE d.game_id = ? AND d.kind = ?
-                             AND NOT EXISTS (SELECT 1 FROM moves t WHERE t.game_id = d.game_id
-                               AND t.kind = ? AND t.ply > d.ply
-                               -- (CASE: PostgreSQL may test this before the kind)
-                               AND CAST(CASE WHEN t.kind = ? THEN t.move ELSE '0' END
-                                        AS INTEGER) < d.ply))
-                           ELSE (SELECT COUNT(*) FROM moves WHERE game_id = ? AND kind = ?)
-                           END) AS decisions,
+                """WITH takebacks AS MATERIALIZED (
+                       SELECT ply, CAST(CASE WHEN kind = ? THEN move ELSE '0' END AS INTEGER)
+                                   AS back_to
+                       FROM moves WHERE game_id = ? AND kind = ?)
+                   SELECT (SELECT COUNT(*) FROM moves d WHERE d.game_id = ? AND d.kind = ?
+                           AND NOT EXISTS (SELECT 1 FROM takebacks t
+                                           WHERE t.ply > d.ply AND t.back_to < d.ply))
+                          AS decisions,
                           (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?
                            AND kind = ? AND seat = ? AND ply <= (
                                SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?
                                AND kind = ? AND seat != ?)) AS since""",
-                (game_id, takeback, game_id, player, takeback, takeback, game_id, player,
-                 game_id, player, seat, game_id, player, seat))
+                (takeback, game_id, takeback, game_id, player, game_id, player, seat, game_id,
+                 player, seat))
             assert counts is not None  # a SELECT of two subqueries gives one row
             rows = await sql.fetch(
                 "SELECT * FROM moves WHERE game_id = ? AND ply > ? ORDER BY ply",

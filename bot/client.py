@@ -107,6 +107,7 @@ class Services:
     records: RecordsService
     deadlines: DeadlineService
     timers: TimerLoop
+    privacy: PrivacyService
 
 
 def build_services(db: Database, publisher: Publisher, settings: Settings,
@@ -123,7 +124,8 @@ def build_services(db: Database, publisher: Publisher, settings: Settings,
     timers = TimerLoop(db, deadlines.actions(), settings.shards)
     sessions.timers_changed = timers.wake
     return Services(thinker, painter, languages, sessions, challenges,
-                    RecordsService(db, GAME_UIS, painter), deadlines, timers)
+                    RecordsService(db, GAME_UIS, painter), deadlines, timers,
+                    PrivacyService(db, sessions, languages, publisher))
 
 
 class Ludotheque(commands.AutoShardedBot):
@@ -182,8 +184,7 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(Records(self.records))
         await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges,
-                                          PrivacyService(self.db, self.sessions,
-                                                         self.languages)))
+                                          services.privacy))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)

@@ -8,9 +8,10 @@ import discord
 
 from bot.errors import Refusal
 from bot.languages import Languages
+from bot.publisher import Post, Publisher, PublishFailed
 from bot.session_manager import SessionManager
-from i18n import _, ngettext
-from storage import Database
+from i18n import _, ngettext, use_language
+from storage import CancelledChallenge, Database
 
 log = logging.getLogger(__name__)
 
@@ -21,10 +22,12 @@ FORGET = "forget"
 class PrivacyService:
     """A member's data: shown to them, forgotten when they ask."""
 
-    def __init__(self, db: Database, sessions: SessionManager, languages: Languages) -> None:
+    def __init__(self, db: Database, sessions: SessionManager, languages: Languages,
+                 publisher: Publisher) -> None:
         self.db = db
         self.sessions = sessions
         self.languages = languages
+        self.publisher = publisher
 
     async def summary(self, user_id: int) -> discord.Embed:
         """What is kept about the member, why, and how to be forgotten (privately)."""
@@ -56,7 +59,8 @@ class PrivacyService:
     async def forget(self, user_id: int) -> str:
         """Forget the member (never while a game of theirs runs); what to tell them."""
         data = await self.db.member_data(user_id)
-        if data.running or await self.db.forget_member(user_id) is None:
+        forgotten = None if data.running else await self.db.forget_member(user_id)
+        if forgotten is None:
             running = data.running or 1
             raise Refusal(ngettext(
                 "You have {n} game in progress: finish, resign or abort it first, then ask "
@@ -65,7 +69,23 @@ class PrivacyService:
                 "again. Nothing was forgotten yet.", running).format(n=running))
         self.sessions.let_go_games_of(user_id)
         self.languages.forget_member(user_id)
+        for challenge in forgotten.cancelled:
+            await self._close(challenge)
         log.info("a member asked to be forgotten: done")  # never their id: that is the point
         return _("🔒 Done: you are forgotten. Your games now show “Forgotten player”; your "
                  "ratings, their history and your settings are deleted. If you play again, "
                  "you start afresh.")
+
+    async def _close(self, challenge: CancelledChallenge) -> None:
+        """Say on a cancelled challenge's message that it was cancelled, without the names
+        or buttons it showed (best effort: the challenge is cancelled all the same)."""
+        if challenge.message_id is None:
+            return
+        with use_language(await self.languages.of_server(challenge.guild_id)):
+            embed = discord.Embed(description=_("This challenge was cancelled."),
+                                  colour=discord.Colour.dark_grey())
+        try:
+            await self.publisher.edit(challenge.channel_id, challenge.message_id,
+                                      Post(embed=embed))
+        except PublishFailed:
+            log.info("could not close a challenge cancelled by forgetting a member")

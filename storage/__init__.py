@@ -44,7 +44,13 @@ from storage.models import (
     standing_moves,
 )
 from storage.postgres import PostgresDatabase
-from storage.privacy_queries import FORGOTTEN_NAME, MemberData, is_forgotten
+from storage.privacy_queries import (
+    FORGOTTEN_NAME,
+    CancelledChallenge,
+    Forgotten,
+    MemberData,
+    is_forgotten,
+)
 from storage.rating_writes import Rater
 from storage.sql import Executor, Row, Transaction, Values, Written
 from storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase, sqlite_path
@@ -57,12 +63,14 @@ __all__ = [
     "GLOBAL_SCOPE",
     "MIGRATIONS",
     "SCHEMA",
+    "CancelledChallenge",
     "ChallengeRecord",
     "ChallengeStatus",
     "Climber",
     "Database",
     "DatabaseUnusable",
     "Executor",
+    "Forgotten",
     "GameActivity",
     "GameRecord",
     "GameStatus",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from storage.base import DatabaseBase, dumps
 from storage.models import ChallengeStatus, GameStatus
@@ -15,6 +16,23 @@ FORGOTTEN_NAME = "Forgotten player"
 FORGOTTEN_IDS = (1, 2**22 - 1)
 """The ids forgotten members' seats take, one per member: no Discord account has one (a
 snowflake carries its creation time above bit 22), and the AI's are negative."""
+
+
+@dataclass(frozen=True)
+class CancelledChallenge:
+    """A waiting challenge or table cancelled because a member named in it was forgotten."""
+
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What forgetting a member did: the id their seats took, the challenges it cancelled."""
+
+    new_id: int
+    cancelled: list[CancelledChallenge]
 
 
 @dataclass(frozen=True)
@@ -58,14 +76,14 @@ class PrivacyQueries(DatabaseBase):
 
         return await self._read(read)
 
-    async def forget_member(self, user_id: int) -> int | None:
+    async def forget_member(self, user_id: int) -> Forgotten | None:
         """Forget `user_id`: their seats and moves pass to a new forgotten id under
         `FORGOTTEN_NAME` (their opponents' games, histories and replays stay whole); their
         ratings, rating history, settings and abort votes are deleted; their waiting
         challenges are cancelled and the others no longer name them. One transaction;
-        returns the forgotten id, or None (nothing changed) while a game of theirs runs."""
+        returns what it did, or None (nothing changed) while a game of theirs runs."""
 
-        async def write(sql: Executor) -> int | None:
+        async def write(sql: Executor) -> Forgotten | None:
             running = await sql.fetchrow(
                 """SELECT COUNT(*) AS n FROM seats s JOIN games g ON g.id = s.game_id
                    WHERE s.user_id = ? AND g.status = ?""",
@@ -88,14 +106,18 @@ class PrivacyQueries(DatabaseBase):
             for table, column in (("ratings", "player_id"), ("rating_changes", "player_id"),
                                   ("abort_votes", "user_id"), ("player_settings", "user_id")):
                 await sql.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+            cancelled = []
             for row in await _challenges_of(sql, user_id, pending_only=False):
+                if row["status"] == ChallengeStatus.PENDING.value:
+                    cancelled.append(CancelledChallenge(row["guild_id"], row["channel_id"],
+                                                        row["message_id"]))
                 await _forget_in_challenge(sql, row, user_id, new_id)
-            return new_id
+            return Forgotten(new_id, cancelled)
 
         return await self.write(write)
 
 
-ChallengeRow = dict[str, object]
+ChallengeRow = dict[str, Any]
 """The columns of a challenge that name its people."""
 
 
@@ -108,11 +130,12 @@ async def _challenges_of(sql: Executor, user_id: int, *,
     if pending_only:
         params += (ChallengeStatus.PENDING.value,)
     rows = await sql.fetch(
-        f"""SELECT id, challenger_id, opponent_ids, player_names, accepted_ids, seating, status
+        f"""SELECT id, challenger_id, opponent_ids, player_names, accepted_ids, seating, status,
+                   guild_id, channel_id, message_id
             FROM challenges WHERE (challenger_id = ? OR opponent_ids LIKE ?){status}""",
         params)
     columns = ("id", "challenger_id", "opponent_ids", "player_names", "accepted_ids",
-               "seating", "status")
+               "seating", "status", "guild_id", "channel_id", "message_id")
     return [{column: row[column] for column in columns} for row in rows
             if row["challenger_id"] == user_id or user_id in json.loads(row["opponent_ids"])]
 
@@ -124,11 +147,11 @@ async def _forget_in_challenge(sql: Executor, row: ChallengeRow, user_id: int,
     def swap(ids: list[int]) -> list[int]:
         return [new_id if i == user_id else i for i in ids]
 
-    names = {int(k): v for k, v in json.loads(str(row["player_names"])).items()}
+    names = {int(k): v for k, v in json.loads(row["player_names"]).items()}
     if user_id in names:
         del names[user_id]
         names[new_id] = FORGOTTEN_NAME
-    seating = json.loads(str(row["seating"])) if row["seating"] else None
+    seating = json.loads(row["seating"]) if row["seating"] else None
     status = ChallengeStatus.CANCELLED.value if row["status"] == ChallengeStatus.PENDING.value \
         else row["status"]
     await sql.execute(
@@ -136,7 +159,7 @@ async def _forget_in_challenge(sql: Executor, row: ChallengeRow, user_id: int,
                                  accepted_ids = ?, seating = ?, status = ?
            WHERE id = ?""",
         (new_id if row["challenger_id"] == user_id else row["challenger_id"],
-         dumps(swap(json.loads(str(row["opponent_ids"])))),
+         dumps(swap(json.loads(row["opponent_ids"]))),
          dumps({str(k): v for k, v in names.items()}),
-         dumps(swap(json.loads(str(row["accepted_ids"])))),
+         dumps(swap(json.loads(row["accepted_ids"]))),
          dumps(swap(seating)) if seating is not None else None, status, row["id"]))

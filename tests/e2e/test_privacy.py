@@ -81,3 +81,16 @@ async def test_a_forgotten_player_is_named_in_each_readers_language(env, soiree)
     history = await soiree.alice.slash(soiree.channel, "history")
 
     assert "Joueur oublié" in history.response.embeds[0].description
+
+
+async def test_a_forgotten_members_waiting_challenge_no_longer_names_them(env, world) -> None:
+    posted = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                     opponent=world.bob)
+    challenge = posted.response.message
+
+    await world.bob.slash(world.channel, "privacy", forget="forget")
+
+    now = next(m for m in world.channel.history() if m.id == challenge.id)
+    assert now.embeds[0].description == "This challenge was cancelled."
+    assert not now.components
+    assert "Bob" not in str(now.embeds[0].to_dict()) and not now.content

@@ -38,9 +38,11 @@ async def test_a_forgotten_member_leaves_their_games_whole_and_takes_their_data(
     assert (before.games, before.running, before.rated_games, before.waiting_challenges,
             before.settings) == (1, 0, 1, 1, True)
 
-    forgotten = await db.forget_member(ALICE)
+    done = await db.forget_member(ALICE)
 
-    assert forgotten is not None and is_forgotten(forgotten)
+    assert done is not None and is_forgotten(done.new_id)
+    forgotten = done.new_id
+    assert [(c.channel_id, c.guild_id) for c in done.cancelled] == [(10, 1)]
     record = await db.get_game(game_id)
     assert [(s.user_id, s.display_name) for s in record.seats] == [
         (forgotten, FORGOTTEN_NAME), (BOB, f"P{BOB}")]
@@ -60,7 +62,7 @@ async def test_two_forgotten_members_get_two_ids(rated_db) -> None:
     await finish(rated_db, [ALICE, BOB], winner=0)
     first = await rated_db.forget_member(ALICE)
     second = await rated_db.forget_member(BOB)
-    assert first is not None and second is not None and first != second
+    assert first is not None and second is not None and first.new_id != second.new_id
 
 
 async def test_nobody_is_forgotten_while_a_game_of_theirs_runs(rated_db) -> None:

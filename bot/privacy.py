@@ -58,10 +58,9 @@ class PrivacyService:
 
     async def forget(self, user_id: int) -> str:
         """Forget the member (never while a game of theirs runs); what to tell them."""
-        data = await self.db.member_data(user_id)
-        forgotten = None if data.running else await self.db.forget_member(user_id)
+        forgotten = await self.db.forget_member(user_id)  # refused while a game runs
         if forgotten is None:
-            running = data.running or 1
+            running = (await self.db.member_data(user_id)).running or 1
             raise Refusal(ngettext(
                 "You have {n} game in progress: finish, resign or abort it first, then ask "
                 "again. Nothing was forgotten yet.",

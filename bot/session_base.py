@@ -274,11 +274,7 @@ class SessionBase:
             return
         with use_language(await self.public_language()):
             text = outcome_text(self, offerer, outcome)
-        try:
-            await (via or self.publisher).edit(self._record.channel_id, message,
-                                               Post(content=text))
-        except PublishFailed:
-            log.info("game %s: could not close draw offer %s", self.id, message)
+        await self._close_notice(message, text, via)
 
     # -- who is still there --------------------------------------------------------------
 
@@ -320,11 +316,16 @@ class SessionBase:
         """Say on the request's message how it ended, without its buttons (best effort)."""
         with use_language(await self.public_language()):
             text = request_outcome_text(self, asker, outcome)
+        await self._close_notice(message, text, via)
+
+    async def _close_notice(self, message: int, text: str, via: Publisher | None) -> None:
+        """Put `text` in place of an offer's or a request's message and its buttons (best
+        effort: what it offered has ended all the same)."""
         try:
             await (via or self.publisher).edit(self._record.channel_id, message,
                                                Post(content=text))
         except PublishFailed:
-            log.info("game %s: could not close take-back request %s", self.id, message)
+            log.info("game %s: could not close the notice %s", self.id, message)
 
     async def _hand_to_ai(self, seat: int, why: str, *, unrated: bool) -> Turn:
         """Give `seat` to the AI for the rest of the game (the lock is held); log it, announce."""

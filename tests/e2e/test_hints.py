@@ -21,8 +21,16 @@ from tests.e2e.helpers import (
     latest_board,
     speaking,
 )
+from tests.e2e.test_ai_games import THINKING_SETTLE_TIMEOUT
 from tests.e2e.test_hostile_input import forge
 from tests.e2e.test_restart import restart
+
+
+@pytest.fixture(autouse=True)
+def time_to_think(env) -> None:
+    """A hint is the Hard AI thinking (about a second alone, several on a loaded machine
+    under coverage): let the bot settle for longer than simcord's default 5 s."""
+    env.settle_timeout = THINKING_SETTLE_TIMEOUT
 
 
 async def casual_game(env, world, game: str = "qawale"):

@@ -94,6 +94,9 @@ class LoopbackDiscord:
     async def close_thread(self, channel_id: int) -> None:
         await self._send(Post())
 
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        return await self._send(Post())
+
 
 def _given(value: Any) -> Any:
     """discord.py's MISSING (an argument not given) as None."""

@@ -12,6 +12,7 @@ from bot.ai_players import LEVEL_NAMES, is_ai
 from bot.clock import clock_spec
 from bot.components import ChallengeButton, LobbyButton
 from bot.games.base import GameUI, describe_options
+from bot.round_robin import MAX_PLAYERS, MIN_PLAYERS
 from engines import GAMES
 from i18n import _, ngettext
 from storage import ChallengeRecord
@@ -19,13 +20,23 @@ from storage import ChallengeRecord
 CHALLENGE_TIMEOUT = timedelta(minutes=10)
 """How long a challenged member has to answer (and a table stays open)."""
 
+TOURNAMENT_TABLE_TIMEOUT = timedelta(minutes=30)
+"""How long a tournament's table stays open: gathering a field takes longer than a game."""
+
+
+def open_minutes(challenge: ChallengeRecord) -> int:
+    """For how many minutes the challenge or table was open to answers."""
+    return round((challenge.expires_at - challenge.created_at).total_seconds() / 60)
+
 
 def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.Embed:
     """The challenge or table (of the game `entry` presents), in the current language."""
     expires = discord.utils.format_dt(challenge.expires_at, "R")
-    minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
+    minutes = open_minutes(challenge)
     pitch = _(entry.pitch)
-    if challenge.is_lobby:
+    if challenge.is_tournament:
+        description, title = _tournament_table(challenge, entry, expires, minutes)
+    elif challenge.is_lobby:
         game = GAMES[challenge.game]
         seated = "\n".join(
             f"{i + 1}. {challenge.name_of(uid) if is_ai(uid) else f'<@{uid}>'}"
@@ -76,6 +87,25 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
     return embed
 
 
+def _tournament_table(challenge: ChallengeRecord, entry: GameUI[Any], expires: str,
+                      minutes: int) -> tuple[str, str]:
+    """A tournament table's description and title."""
+    seated = "\n".join(
+        f"{i + 1}. <@{uid}>" + (_(" (host)") if uid == challenge.challenger_id else "")
+        for i, uid in enumerate(challenge.player_ids))
+    opens = _("{host} opens a **{game}** tournament: everyone plays everyone once, each game "
+              "in its own thread, round after round ({low} to {high} players).").format(
+        host=f"<@{challenge.challenger_id}>", game=entry.name, low=MIN_PLAYERS,
+        high=MAX_PLAYERS)
+    joined = _("**Players ({seated}/{most}):**").format(seated=len(challenge.player_ids),
+                                                        most=MAX_PLAYERS)
+    how = _("Click **Join** to play; the host clicks **Start** once at least {n} players "
+            "joined. This table expires {expires} (after {minutes} minutes).").format(
+        n=MIN_PLAYERS, expires=expires, minutes=minutes)
+    return (f"{opens}\n*{_(entry.pitch)}*\n\n{joined}\n{seated}\n\n{how}",
+            _("🏆 {game} tournament").format(game=entry.name))
+
+
 def challenge_buttons(challenge: ChallengeRecord) -> discord.ui.View:
     """Accept and Decline, or a table's buttons, in the current language."""
     view = discord.ui.View(timeout=None)
@@ -86,6 +116,8 @@ def challenge_buttons(challenge: ChallengeRecord) -> discord.ui.View:
                                   style=discord.ButtonStyle.secondary))
         view.add_item(LobbyButton(challenge.id, "start", label=_("Start"), emoji="▶️",
                                   style=discord.ButtonStyle.primary))
+        if challenge.is_tournament:
+            return view  # played by members only
         for level, name in LEVEL_NAMES.items():
             view.add_item(LobbyButton(challenge.id, f"ai_{level}",
                                       label=_("+ {level} AI").format(level=_(name)),

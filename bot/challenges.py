@@ -22,15 +22,31 @@ from bot.ai_players import (
     level_of,
 )
 from bot.board import game_title
-from bot.challenge_posts import CHALLENGE_TIMEOUT, challenge_buttons, challenge_embed
+from bot.challenge_posts import (
+    CHALLENGE_TIMEOUT,
+    TOURNAMENT_TABLE_TIMEOUT,
+    challenge_buttons,
+    challenge_embed,
+    open_minutes,
+)
 from bot.clock import DEFAULT_CLOCK, Clock, utcnow
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import GameUI
 from bot.languages import Languages
-from bot.publisher import Post, Publisher, PublishFailed, permission_name, permission_names
+from bot.publisher import (
+    THREAD_ARCHIVE_MINUTES,
+    THREAD_PERMISSIONS,
+    Post,
+    Publisher,
+    PublishFailed,
+    permission_name,
+    permission_names,
+)
 from bot.replay import and_join
 from bot.replies import Interaction
+from bot.round_robin import MAX_PLAYERS, MIN_PLAYERS
 from bot.session_manager import SessionManager
+from bot.tournaments import TournamentService
 from engines import GAMES
 from i18n import N_, Language, _, ngettext, use_language
 from storage import (
@@ -45,13 +61,8 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES: Final = 1440
-"""A game thread with no message for a day is archived by Discord (a move revives it)."""
-
 POST_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
 IN_THREAD_PERMISSIONS = ("send_messages_in_threads", "embed_links", "attach_files")
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embed_links",
-                      "attach_files")
 
 
 MOST_WAITING: Final = 5
@@ -127,13 +138,17 @@ class ChallengeService:
     """Opens challenges, answers them and expires them (timers rebuilt after a restart)."""
 
     def __init__(self, db: Database, sessions: SessionManager, uis: Mapping[str, GameUI[Any]],
-                 publisher: Publisher, languages: Languages | None = None) -> None:
+                 publisher: Publisher, languages: Languages | None = None,
+                 tournaments: TournamentService | None = None) -> None:
         self.db = db
         self.sessions = sessions
         self.uis = uis
         self.publisher = publisher
         self.languages = languages or sessions.languages
         """Challenges and tables are public: written in their server's language."""
+        self.tournaments = tournaments or TournamentService(db, sessions, publisher,
+                                                            self.languages)
+        """Starts a tournament's table once its host clicks Start."""
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._rematches: dict[int, int] = {}
@@ -302,12 +317,16 @@ class ChallengeService:
         options: dict[str, object] | None = None,
         clock: str | None = None,
         casual: bool = False,
+        tournament: bool = False,
     ) -> None:
-        """Open a table anyone may join; the host starts it once enough players sat down."""
+        """Open a table anyone may join; the host starts it once enough players sat down (a
+        `tournament` table starts a round-robin tournament of them)."""
         host = interaction.user
         channel = host_channel(interaction, "tables")
         self._playable_entry(game_id)
         resolved = self.resolve_options(game_id, options or {})
+        if tournament:  # (its games have threads of their own: a busy channel is fine)
+            self.check_can_hold_tournament(channel, game_id)
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)
         now = utcnow()
@@ -316,8 +335,9 @@ class ChallengeService:
             lobby = await self.db.create_challenge(
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
-                options=resolved, now=now, expires_at=now + CHALLENGE_TIMEOUT, kind="lobby",
-                clock=time_control, casual=casual,
+                options=resolved, now=now,
+                expires_at=now + (TOURNAMENT_TABLE_TIMEOUT if tournament else CHALLENGE_TIMEOUT),
+                kind="tournament" if tournament else "lobby", clock=time_control, casual=casual,
             )
         embed, view = await self._shown(lobby)
         role = await self.lobby_role(channel.guild)
@@ -325,7 +345,8 @@ class ChallengeService:
             await interaction.response.send_message(embed=embed, view=view)
         else:  # the members who want to hear of new tables (pinged once: edits do not ping)
             with use_language(await self.server_language(channel.guild.id)):
-                call = _("📣 {role}: a table of {game} is open, join in!").format(
+                call = (_("📣 {role}: a {game} tournament is open, join in!") if tournament
+                        else _("📣 {role}: a table of {game} is open, join in!")).format(
                     role=role.mention, game=GAMES[game_id].name)
             await interaction.response.send_message(
                 call, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(
@@ -333,6 +354,22 @@ class ChallengeService:
         message = await interaction.original_response()
         await self.db.set_challenge_message(lobby.id, message.id)
         self._schedule(lobby)
+
+    def check_can_hold_tournament(self, channel: HostChannel, game_id: str) -> None:
+        """A tournament plays its games side by side, each in its own thread: refuse a
+        thread, a channel without thread permissions, or a game not for two players."""
+        game = GAMES[game_id]
+        if game.min_players > 2:
+            raise Refusal(_("{game} needs at least {players} players: its tournaments are not "
+                            "played here yet.").format(game=game.name, players=game.min_players))
+        if not isinstance(channel, discord.TextChannel):
+            raise Refusal(_("Open a tournament in a text channel, not in a thread: each of its "
+                            "games gets a thread of its own there."))
+        if not self.starts_in_thread(channel):
+            raise Refusal(_("A tournament needs me to open threads here, one per game: I lack "
+                            "{permissions} in {channel}.").format(
+                                permissions=permission_names(THREAD_PERMISSIONS),
+                                channel=channel.mention))
 
     def _playable_entry(self, game_id: str) -> GameUI[Any]:
         """The game's controls; refuse an unknown or not yet playable game."""
@@ -422,6 +459,8 @@ class ChallengeService:
         challenge = await self.db.get_challenge(challenge_id)
         if challenge is None:
             raise Refusal(_("This challenge no longer exists."))
+        if challenge.is_tournament and challenge.status is ChallengeStatus.ACCEPTED:
+            raise Refusal(_("This tournament has already started."))
         if challenge.status is not ChallengeStatus.PENDING:
             raise Refusal(_(ANSWERED.get(challenge.status, ANSWERED[ChallengeStatus.EXPIRED])))
         if utcnow() >= challenge.expires_at:
@@ -474,18 +513,23 @@ class ChallengeService:
             user = interaction.user
             host = lobby.challenger_id
             game = GAMES[lobby.game]
+            most, least = ((MAX_PLAYERS, MIN_PLAYERS) if lobby.is_tournament
+                           else (game.max_players, game.min_players))
             if action == "join":
                 if user.id == host:
                     raise Refusal(_("You host this table: click Start once enough players "
                                     "have joined."))
                 if user.id in lobby.opponent_ids:
                     raise Refusal(_("You are already at this table."))
-                if len(lobby.player_ids) >= game.max_players:
+                if len(lobby.player_ids) >= most:
                     raise Refusal(_("This table is full ({players} players).").format(
-                        players=game.max_players))
+                        players=most))
                 lobby.opponent_ids.append(user.id)
                 lobby.player_names[user.id] = user.display_name
             elif action.startswith("ai_") or action == "drop_ai":
+                if lobby.is_tournament:
+                    raise Refusal(_("A tournament is played by members: it has no AI "
+                                    "players."))
                 if user.id != host:
                     raise Refusal(_("Only {host}, who opened this table, can add or remove AI "
                                     "players.").format(host=lobby.name_of(host)))
@@ -501,12 +545,20 @@ class ChallengeService:
                 if user.id != host:
                     raise Refusal(_("Only {host}, who opened this table, can start it.").format(
                         host=lobby.name_of(host)))
-                if len(lobby.player_ids) < game.min_players:
+                if len(lobby.player_ids) < least:
+                    if lobby.is_tournament:
+                        raise Refusal(_("Waiting for players: a tournament needs at least "
+                                        "{players}; {seated} joined.").format(
+                                            players=least, seated=len(lobby.player_ids)))
                     raise Refusal(_("Waiting for players: {game} needs at least {players}; "
                                     "{seated} seated.").format(
-                                        game=game.name, players=game.min_players,
+                                        game=game.name, players=least,
                                         seated=len(lobby.player_ids)))
-                await self._accept(interaction, lobby)
+                if lobby.is_tournament:
+                    await self.tournaments.start(interaction, lobby)
+                    self._cancel_timer(lobby.id)
+                else:
+                    await self._accept(interaction, lobby)
                 return
             await interaction.response.defer()  # answer before writing
             await self.db.update_challenge_players(
@@ -543,7 +595,9 @@ class ChallengeService:
         await interaction.response.defer()  # answer before writing
         await self.db.close_challenge(challenge.id, status)
         self._cancel_timer(challenge.id)
-        if challenge.is_lobby:
+        if challenge.is_tournament:
+            text = N_("{name} closed the {game} tournament before it started.")
+        elif challenge.is_lobby:
             text = N_("{name} closed the {game} table.")
         elif withdrawn:
             text = N_("{name} withdrew the {game} challenge.")
@@ -774,10 +828,13 @@ class ChallengeService:
         challenge = await self.db.get_challenge(challenge_id)
         if challenge is None or challenge.message_id is None:
             return
-        minutes = int(CHALLENGE_TIMEOUT.total_seconds() // 60)
+        minutes = open_minutes(challenge)
         game = GAMES[challenge.game].name
         with use_language(await self.server_language(challenge.guild_id)):
-            if challenge.is_lobby:
+            if challenge.is_tournament:
+                text = _("⌛ This {game} tournament expired: it was not started within "
+                         "{minutes} minutes.").format(game=game, minutes=minutes)
+            elif challenge.is_lobby:
                 text = _("⌛ This {game} table expired: it was not started within {minutes} "
                          "minutes.").format(game=game, minutes=minutes)
             else:

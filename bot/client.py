@@ -41,6 +41,7 @@ from bot.replies import Interaction, on_app_command_error, speak_to, tell
 from bot.router import Router
 from bot.session_manager import SessionManager
 from bot.timers import TimerLoop
+from bot.tournaments import TournamentService
 from i18n import DEFAULT_LANGUAGE, language_of, translate
 from storage import Database
 
@@ -119,7 +120,9 @@ def build_services(db: Database, publisher: Publisher, settings: Settings,
     languages = Languages(db, preferred_locale)
     sessions = SessionManager(db, GAME_UIS, publisher, thinker, painter=painter,
                               languages=languages, archive_after=settings.archive_after)
-    challenges = ChallengeService(db, sessions, GAME_UIS, publisher, languages)
+    tournaments = TournamentService(db, sessions, publisher, languages)
+    sessions.game_ended = tournaments.game_ended
+    challenges = ChallengeService(db, sessions, GAME_UIS, publisher, languages, tournaments)
     deadlines = DeadlineService(db, sessions, publisher)
     timers = TimerLoop(db, deadlines.actions(), settings.shards)
     sessions.timers_changed = timers.wake
@@ -238,6 +241,8 @@ class Ludotheque(commands.AutoShardedBot):
         self._resumed = True
         count = await self.sessions.resume_all(owns=self.settings.owns)
         self.timers.start()  # after resuming: a timeout acts on a current board
+        # A round a crash left half-open, or a finished round not moved on yet.
+        await self.challenges.tournaments.resume(owns=self.settings.owns)
         if self.backups is not None:
             self.backups.start()
         if self.heartbeat is not None:
@@ -268,6 +273,7 @@ class Ludotheque(commands.AutoShardedBot):
                 log.warning("closing with %d game(s) still busy: the next start shows their "
                             "boards", busy)
             self.challenges.cancel_timers()
+            self.challenges.tournaments.close()
             self.timers.close()
             if self.backups is not None:
                 self.backups.close()

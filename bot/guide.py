@@ -42,7 +42,7 @@ START_PICTURE = "start.png"
 
 
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (N_("Start a game"), ("challenge", "lobby", "games", "rules")),
+    (N_("Start a game"), ("challenge", "lobby", "tournament", "games", "rules")),
     (N_("During a game"), ("move", "board", "draw", "resign", "abort")),
     (N_("Your games and records"),
      ("mygames", "live", "leaderboard", "stats", "serverstats", "history", "replay")),

@@ -60,7 +60,12 @@ class PrivacyService:
         """Forget the member (never while a game of theirs runs); what to tell them."""
         forgotten = await self.db.forget_member(user_id)  # refused while a game runs
         if forgotten is None:
-            running = (await self.db.member_data(user_id)).running or 1
+            running = (await self.db.member_data(user_id)).running
+            if not running and await self.db.running_tournaments_of(user_id):
+                raise Refusal(_("You play in a tournament still in progress: its next rounds "
+                                "would pair you. Ask again once it is over. Nothing was "
+                                "forgotten yet."))
+            running = running or 1
             raise Refusal(ngettext(
                 "You have {n} game in progress: finish, resign or abort it first, then ask "
                 "again. Nothing was forgotten yet.",

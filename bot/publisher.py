@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import discord
 
@@ -47,6 +47,11 @@ DM_CLOSED_CODES = {50007}
 
 POST_PERMISSIONS_IN_THREADS = ("send_messages_in_threads", "embed_links", "attach_files")
 POST_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embed_links",
+                      "attach_files")
+
+THREAD_ARCHIVE_MINUTES: Final = 1440
+"""A game thread with no message for a day is archived by Discord (a move revives it)."""
 
 
 class PublishFailed(Exception):
@@ -141,6 +146,10 @@ class Publisher(Protocol):
         """Archive and lock a thread: its messages stay readable, nobody posts there."""
         ...
 
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        """Open a public thread named `name` in a text channel; return the thread's id."""
+        ...
+
 
 class DiscordPublisher:
     """The real publisher: a discord.py client's REST calls."""
@@ -232,6 +241,24 @@ class DiscordPublisher:
         except discord.HTTPException as error:
             raise self._failed(f"could not archive {channel_id}", error) from error
 
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        """Create a public thread (archived by Discord after a day without a message)."""
+        channel = await self._messageable(channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise PublishFailed(f"channel {channel_id} cannot hold threads")
+        try:
+            thread = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.HTTPException as error:
+            perms = channel.permissions_for(channel.guild.me)
+            raise self._failed(f"could not open a thread in {channel_id}", error, tuple(
+                name for name in THREAD_PERMISSIONS if not getattr(perms, name))) from error
+        except (TimeoutError, OSError) as error:  # no answer from Discord at all
+            raise PublishFailed(f"could not open a thread in {channel_id}: {error!r}",
+                                Problem.TRANSIENT) from error
+        return thread.id
+
     async def direct_message(self, user_id: int, text: str) -> None:
         """DM a user (fails when their DMs are closed)."""
         try:
@@ -312,6 +339,10 @@ class InteractionPublisher:
     async def close_thread(self, channel_id: int) -> None:
         """Through the bot token."""
         await self._fallback.close_thread(channel_id)
+
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        """Through the bot token."""
+        return await self._fallback.open_thread(channel_id, name)
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """Through the bot token."""

@@ -82,7 +82,8 @@ class SessionBase:
                  painter: Painter | None = None,
                  languages: Languages | None = None,
                  archive_after: timedelta | None = None,
-                 timers_changed: Callable[[datetime | None], None] = lambda _: None) -> None:
+                 timers_changed: Callable[[datetime | None], None] = lambda _: None,
+                 game_ended: Callable[[GameRecord], None] = lambda _: None) -> None:
         self._record = record
         self._state = state
         self.db = db
@@ -95,6 +96,9 @@ class SessionBase:
         """How long a finished game's thread stays open; None: it is never archived."""
         self.timers_changed = timers_changed
         """Called once new timers are stored, so the timer loop wakes for an earlier one."""
+        self.game_ended = game_ended
+        """Called once the game is over (finished and announced, or aborted): a tournament
+        waits for its games."""
         self._ai_task: asyncio.Task[None] | None = None
         self._board_for: int | None = None
         """The seat whose turn the posted board shows (in memory: after a restart the next
@@ -385,6 +389,7 @@ class SessionBase:
                 log.exception("game %s: could not announce the abort", self.id)
             if self._record.board_message_id is not None:
                 await self._retire(self._record.board_message_id)
+            self.game_ended(self._record)
 
     async def advance(self) -> Turn | None:
         """Play pending chance outcomes and forced moves (after a start or a restart)."""
@@ -520,6 +525,8 @@ class SessionBase:
             for notice in notices:
                 await self._deliver(notice, language)
         self.schedule_ai()
+        if self._record.status is GameStatus.FINISHED:
+            self.game_ended(self._record)
         return replace(turn, note=note) if note else turn
 
     # -- the AI's turns ----------------------------------------------------------------------
@@ -603,6 +610,7 @@ class SessionBase:
         if await self.db.abort_game(self.id, now=utcnow()):
             self._record.status = GameStatus.ABORTED
             log.warning("game %s: its thread or server is gone; aborted", self.id)
+            self.game_ended(self._record)
 
     def mend_later(self) -> None:
         """Try to post the board again after a while, until the thread shows it."""

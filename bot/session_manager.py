@@ -52,6 +52,8 @@ class SessionManager:
         self.archive_after = archive_after
         self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
+        self.game_ended: Callable[[GameRecord], None] = lambda _: None
+        """Hears every game that ends (set by the bot: tournaments wait for their games)."""
         self.capacity = capacity
         self.idle_after = idle_after
         self._clock = clock
@@ -111,7 +113,8 @@ class SessionManager:
                               ui=self.uis[record.game], publisher=self.publisher,
                               thinker=self.thinker, painter=self.painter,
                               languages=self.languages, archive_after=self.archive_after,
-                              timers_changed=lambda due: self.timers_changed(due))
+                              timers_changed=lambda due: self.timers_changed(due),
+                              game_ended=lambda record: self.game_ended(record))
         self._sessions[record.id] = session
         if record.status is GameStatus.RUNNING:
             self._by_channel[record.channel_id] = record.id

@@ -41,6 +41,10 @@ from storage.models import (
     Timer,
     TimerEvent,
     Totals,
+    TournamentGame,
+    TournamentPlayer,
+    TournamentRecord,
+    TournamentStatus,
     standing_moves,
 )
 from storage.postgres import PostgresDatabase
@@ -101,6 +105,10 @@ __all__ = [
     "Timer",
     "TimerEvent",
     "Totals",
+    "TournamentGame",
+    "TournamentPlayer",
+    "TournamentRecord",
+    "TournamentStatus",
     "Transaction",
     "Values",
     "Written",

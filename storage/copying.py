@@ -60,7 +60,8 @@ GAME_TABLES = ("seats", "moves", "timers", "abort_votes", "rating_changes")
 """Tables whose rows belong to a game (copied with it)."""
 
 
-OTHER_TABLES = ("challenges", "player_settings", "server_settings", "ratings")
+OTHER_TABLES = ("challenges", "player_settings", "server_settings", "ratings", "tournaments",
+                "tournament_players", "tournament_games")
 """Tables copied whole, after the games."""
 
 
@@ -78,7 +79,7 @@ async def _follow_copied_ids(sql: Executor) -> None:
     SQLite's AUTOINCREMENT does)."""
     if sql.dialect != "postgresql":
         return
-    for table in ("games", "challenges", "timers"):
+    for table in ("games", "challenges", "timers", "tournaments"):
         await sql.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                           f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
 

@@ -22,6 +22,7 @@ from storage.privacy_queries import PrivacyQueries
 from storage.rating_queries import RatingQueries
 from storage.rating_writes import Rater
 from storage.setting_queries import SettingQueries
+from storage.tournament_queries import TournamentQueries
 
 __all__ = ["DEFAULT_DATABASE_URL", "Database", "NewMove", "StaleGame", "register_backend"]
 
@@ -39,7 +40,7 @@ def register_backend(scheme: str, connect: Connect) -> None:
 
 
 class Database(GameQueries, GameListQueries, RatingQueries, ChallengeQueries, SettingQueries,
-               CopyQueries, PrivacyQueries):
+               CopyQueries, PrivacyQueries, TournamentQueries):
     """All reads and writes of games, moves, challenges and ratings, written once for every
     backend (`storage.sqlite`, `storage.postgres`): a backend runs the works."""
 

@@ -75,11 +75,13 @@ class GameQueries(DatabaseBase):
         clock: str = "none",
         to_move: int | None = None,
         casual: bool = False,
+        tournament: tuple[int, int] | None = None,
     ) -> GameRecord:
         """Insert a running game with its seats, in one transaction; returns it with its id.
 
         `to_move` is the seat to decide (see `games_to_resume`); None when unknown. A `casual`
-        game counts for no rating."""
+        game counts for no rating. `tournament` (its id and round) makes it a game of that
+        round, in the same transaction."""
         stamp = now.isoformat()
         seat_rows = [(s.seat, s.user_id, s.display_name) for s in seats]
 
@@ -99,6 +101,9 @@ class GameQueries(DatabaseBase):
                 "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
                 [(game_id, *row) for row in seat_rows],
             )
+            if tournament is not None:
+                await sql.execute("INSERT INTO tournament_games (game_id, tournament_id, round) "
+                                  "VALUES (?, ?, ?)", (game_id, *tournament))
             return game_id
 
         game_id = await self.write(insert)

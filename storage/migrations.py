@@ -268,6 +268,51 @@ MIGRATIONS: tuple[Migration, ...] = (
         "members who take no challenges (`/settings challenges:off`)",
         ("ALTER TABLE player_settings ADD COLUMN challenges INTEGER NOT NULL DEFAULT 1",),
     ),
+    Migration(
+        17,
+        "round-robin tournaments: their players, and the games of each round (`/tournament`)",
+        (
+            """
+            CREATE TABLE tournaments (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                table_id    INTEGER NOT NULL UNIQUE,
+                game        TEXT    NOT NULL,
+                guild_id    INTEGER,
+                channel_id  INTEGER NOT NULL,
+                message_id  INTEGER,
+                host_id     INTEGER NOT NULL,
+                options     TEXT    NOT NULL,
+                clock       TEXT    NOT NULL,
+                casual      INTEGER NOT NULL DEFAULT 0,
+                round       INTEGER NOT NULL,
+                status      TEXT    NOT NULL,
+                created_at  TEXT    NOT NULL,
+                finished_at TEXT
+            )
+            """,
+            "CREATE INDEX tournaments_by_status ON tournaments (status)",
+            # A player's place in the draw fixes every pairing and who plays first.
+            """
+            CREATE TABLE tournament_players (
+                tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+                position      INTEGER NOT NULL,
+                user_id       INTEGER NOT NULL,
+                name          TEXT    NOT NULL,
+                PRIMARY KEY (tournament_id, position)
+            )
+            """,
+            "CREATE INDEX tournament_players_by_user ON tournament_players (user_id)",
+            # Written with the game, in the same transaction: a round's game exists or not.
+            """
+            CREATE TABLE tournament_games (
+                game_id       INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+                tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+                round         INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX tournament_games_by_round ON tournament_games (tournament_id, round)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -295,6 +340,12 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "wins", "draws", "losses", "streak", "best_streak",
     ),
     "rating_changes": ("game_id", "scope", "player_id", "rating_before", "rating_after"),
+    "tournaments": (
+        "id", "table_id", "game", "guild_id", "channel_id", "message_id", "host_id", "options",
+        "clock", "casual", "round", "status", "created_at", "finished_at",
+    ),
+    "tournament_players": ("tournament_id", "position", "user_id", "name"),
+    "tournament_games": ("game_id", "tournament_id", "round"),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that
 lacks one (the migrations build exactly these; a test keeps the two in step)."""

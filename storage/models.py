@@ -378,7 +378,8 @@ class ChallengeRecord:
     accepted_ids: list[int] = field(default_factory=list)
     """Invited players who have accepted so far."""
     kind: str = "challenge"
-    """`challenge` (named opponents accept) or `lobby` (members join, the host starts)."""
+    """`challenge` (named opponents accept), `lobby` (members join, the host starts) or
+    `tournament` (a lobby whose start opens a round-robin tournament)."""
     clock: str = "daily"
     """The time control the game will have."""
     seating: list[int] | None = None
@@ -388,8 +389,13 @@ class ChallengeRecord:
 
     @property
     def is_lobby(self) -> bool:
-        """True for an open table that anyone may join."""
-        return self.kind == "lobby"
+        """True for an open table that anyone may join (a tournament's too)."""
+        return self.kind in ("lobby", "tournament")
+
+    @property
+    def is_tournament(self) -> bool:
+        """True for the table of a round-robin tournament (the host starts it)."""
+        return self.kind == "tournament"
 
     @property
     def player_ids(self) -> list[int]:
@@ -399,3 +405,59 @@ class ChallengeRecord:
     def name_of(self, user_id: int) -> str:
         """A player's display name as it was when the challenge was made."""
         return self.player_names.get(user_id, f"player {user_id}")
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament stands."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class TournamentPlayer:
+    """A player of a tournament, at their place in the draw."""
+
+    position: int
+    user_id: int
+    name: str
+
+
+@dataclass
+class TournamentRecord:
+    """A round-robin tournament: its players in draw order and the round being played."""
+
+    id: int
+    table_id: int
+    """The table (a challenge of kind `tournament`) that gathered its players."""
+    game: str
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    options: dict[str, Any]
+    clock: str
+    casual: bool
+    round: int
+    """The round being played (from 1)."""
+    status: TournamentStatus
+    created_at: datetime
+    finished_at: datetime | None
+    players: list[TournamentPlayer] = field(default_factory=list)
+
+    def name_of(self, user_id: int) -> str:
+        """A player's name as it was when the tournament started."""
+        return next((p.name for p in self.players if p.user_id == user_id), f"player {user_id}")
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """A game of a tournament's round: its seats' players and how it ended, if it did."""
+
+    game_id: int
+    round: int
+    channel_id: int
+    player_ids: tuple[int, ...]
+    """The seats' players, seat 0 first."""
+    status: GameStatus
+    result: dict[str, Any] | None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.base import DatabaseBase, dumps
-from storage.models import ChallengeStatus, GameStatus
+from storage.models import ChallengeStatus, GameStatus, TournamentStatus
 from storage.sql import Executor
 
 FORGOTTEN_NAME = "Forgotten player"
@@ -80,17 +80,23 @@ class PrivacyQueries(DatabaseBase):
         """Forget `user_id`: their seats and moves pass to a new forgotten id under
         `FORGOTTEN_NAME` (their opponents' games, histories and replays stay whole); their
         ratings, rating history, settings and abort votes are deleted; their waiting
-        challenges are cancelled and the others no longer name them. One transaction;
-        returns what it did, or None (nothing changed) while a game of theirs runs."""
+        challenges are cancelled and the others no longer name them; their place in finished
+        tournaments is kept under the new id. One transaction; returns what it did, or None
+        (nothing changed) while a game of theirs runs, or a tournament of theirs."""
 
         async def write(sql: Executor) -> Forgotten | None:
             running = await sql.fetchrow(
                 """SELECT COUNT(*) AS n FROM seats s JOIN games g ON g.id = s.game_id
                    WHERE s.user_id = ? AND g.status = ?""",
                 (user_id, GameStatus.RUNNING.value))
-            assert running is not None
-            if int(running["n"]):
-                return None
+            playing = await sql.fetchrow(
+                """SELECT COUNT(*) AS n FROM tournament_players p
+                   JOIN tournaments t ON t.id = p.tournament_id
+                   WHERE p.user_id = ? AND t.status = ?""",
+                (user_id, TournamentStatus.RUNNING.value))
+            assert running is not None and playing is not None
+            if int(running["n"]) or int(playing["n"]):
+                return None  # a game in progress, or one a running tournament will start
             last = await sql.fetchrow(
                 "SELECT COALESCE(MAX(user_id), 0) AS last FROM seats WHERE user_id BETWEEN ? "
                 "AND ?", FORGOTTEN_IDS)
@@ -103,6 +109,9 @@ class PrivacyQueries(DatabaseBase):
                 (new_id, user_id, user_id))
             await sql.execute("UPDATE seats SET user_id = ?, display_name = ? WHERE user_id = ?",
                               (new_id, FORGOTTEN_NAME, user_id))
+            await sql.execute(
+                "UPDATE tournament_players SET user_id = ?, name = ? WHERE user_id = ?",
+                (new_id, FORGOTTEN_NAME, user_id))
             for table, column in (("ratings", "player_id"), ("rating_changes", "player_id"),
                                   ("abort_votes", "user_id"), ("player_settings", "user_id")):
                 await sql.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))

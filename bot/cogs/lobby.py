@@ -134,3 +134,13 @@ class Lobby(commands.Cog):
 
     lobby = game_options_command("lobby", N_("Open a table anyone can join"), _lobby,
                                  game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP)
+
+    async def _tournament(self, interaction: Interaction, game: str, clock: str | None = None,
+                          rated: str | None = None, **options: object) -> None:
+        """Post a tournament's table: members join, the host starts it (3 to 8 players)."""
+        await self.challenges.open_lobby(interaction, game, engine_options(game, options),
+                                         clock=clock, casual=is_casual(rated), tournament=True)
+
+    tournament = game_options_command(
+        "tournament", N_("Open a round-robin tournament: everyone plays everyone once"),
+        _tournament, game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP)

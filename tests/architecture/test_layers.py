@@ -27,7 +27,7 @@ ALLOWED: dict[str, set[str]] = {
 
 BOT_LAYERS: list[set[str]] = [
     {"bot", "bot.errors", "bot.config", "bot.painter", "bot.ai_players", "bot.clock",
-     "bot.copy_database", "bot.health", "bot.error_reports"},
+     "bot.copy_database", "bot.health", "bot.error_reports", "bot.round_robin"},
     {"bot.backups"},
     {"bot.replay"},  # the painter draws replays in its workers; here is what it draws
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
@@ -42,6 +42,7 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.session_draws", "bot.session_clock", "bot.session_aids"},
     {"bot.sessions"},
     {"bot.session_manager"},
+    {"bot.tournaments"},
     {"bot.challenges", "bot.records", "bot.deadlines", "bot.privacy"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},

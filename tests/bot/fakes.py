@@ -26,6 +26,7 @@ class FakePublisher:
     dms: list[tuple[int, str]] = field(default_factory=list)
     typed: list[int] = field(default_factory=list)
     closed_threads: list[int] = field(default_factory=list)
+    opened_threads: list[tuple[int, str]] = field(default_factory=list)
     fail_posts: bool = False
     post_problem: Problem = Problem.TRANSIENT
     """Why posts fail while `fail_posts` is set."""
@@ -64,6 +65,14 @@ class FakePublisher:
         if self.fail_posts:
             raise PublishFailed("Discord is down", self.post_problem)
         self.closed_threads.append(channel_id)
+
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        """Record a thread being opened and give it an id."""
+        if self.fail_posts:
+            raise PublishFailed("Discord is down", self.post_problem)
+        self.next_id += 1
+        self.opened_threads.append((channel_id, name))
+        return self.next_id
 
     async def direct_message(self, user_id: int, text: str) -> None:
         """Record a DM, or fail as Discord does for closed DMs."""

@@ -16,7 +16,7 @@ from bot.ratings import rate_game
 from bot.session_manager import SessionManager
 from engines import GAMES
 from storage import GLOBAL_SCOPE, Database, Seat
-from tests.bot.fakes import ALICE, BOB, NOW, FakePublisher, new_game
+from tests.bot.fakes import ALICE, BOB, CAROL, NOW, FakePublisher, new_game
 from tests.postgres_server import fresh_database
 
 
@@ -53,6 +53,21 @@ async def played_database(path: Path) -> str:
     await taken_back.play(ALICE, str(taken_back.state.legal_moves()[0]))
     await taken_back.take_back(ALICE)
     await db.set_dm_reminders(BOB, False)
+    # A tournament with one game of its first round.
+    table = await db.create_challenge(
+        game="qawale", guild_id=1, channel_id=7, challenger_id=ALICE, opponent_ids=[BOB, CAROL],
+        player_names={ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}, options={}, now=NOW,
+        expires_at=NOW, kind="tournament")
+    tournament = await db.start_tournament(
+        table_id=table.id, game="qawale", guild_id=1, channel_id=7, message_id=70,
+        host_id=ALICE, players=[(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")], options={},
+        clock="daily", casual=False, now=NOW)
+    assert tournament is not None
+    await db.create_game(
+        game="qawale", guild_id=1, channel_id=8, parent_id=7,
+        seats=[Seat(0, ALICE, "Alice"), Seat(1, BOB, "Bob")], options={}, rng_seed=4,
+        state=state.dump(), now=NOW, to_move=state.current_player,
+        tournament=(tournament.id, 1))
     sessions.close()
     await db.close()
     return url
@@ -66,19 +81,21 @@ async def test_a_sqlite_database_moves_to_postgresql_and_every_game_replays(
     assert await asyncio.to_thread(main, [source, postgres_url]) == 0
 
     said = capsys.readouterr().out
-    assert "3 games" in said and "replay identically" in said
+    assert "4 games" in said and "replay identically" in said
     copy = await Database.open(postgres_url)
     try:
         original = await Database.open(source)
-        for game_id in (1, 2, 3):
+        for game_id in (1, 2, 3, 4):
             assert await copy.moves(game_id) == await original.moves(game_id)
             assert (await copy.get_game(game_id)).state == (await original.get_game(game_id)).state
         assert await copy.timers_of(1) == await original.timers_of(1)
         assert await copy.leaderboard("graps", GLOBAL_SCOPE, offset=0, limit=5) == \
             await original.leaderboard("graps", GLOBAL_SCOPE, offset=0, limit=5)
         assert not await copy.dm_reminders(BOB)
-        fourth = await new_game(copy)  # new ids follow the copied ones
-        assert fourth.id == 4
+        assert await copy.get_tournament(1) == await original.get_tournament(1)
+        assert await copy.tournament_games(1) == await original.tournament_games(1)
+        fifth = await new_game(copy)  # new ids follow the copied ones
+        assert fifth.id == 5
         await original.close()
     finally:
         await copy.close()

@@ -1,0 +1,351 @@
+"""Round-robin tournaments: each round's games opened in their own threads, the next round
+once the last game of one ends, the standings kept on the tournament's message.
+
+A tournament is driven by its games: every game that ends makes the service look at its
+tournament again (`advance`), and so does every start of the bot. Looking again is
+idempotent (each round's missing games are opened, a finished round moves on once, under
+a guarded write), so a crash at any point only delays what the next look does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.board import game_title
+from bot.clock import clock_spec, utcnow
+from bot.errors import Refusal
+from bot.games.base import describe_options
+from bot.languages import Languages
+from bot.publisher import Post, Publisher, PublishFailed
+from bot.replay import and_join
+from bot.replies import Interaction
+from bot.round_robin import (
+    PlayedGame,
+    Standing,
+    pairings,
+    played,
+    points_text,
+    round_count,
+    sitting_out,
+    standings,
+)
+from bot.session_manager import SessionManager
+from engines import GAMES
+from i18n import _, use_language
+from storage import (
+    ChallengeRecord,
+    Database,
+    GameRecord,
+    GameStatus,
+    Seat,
+    TournamentGame,
+    TournamentRecord,
+    TournamentStatus,
+)
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS: Final = 300.0
+"""After Discord refused a round's thread, the next try (each later game's end tries too)."""
+
+
+def _game_line(game: TournamentGame, tournament: TournamentRecord) -> str:
+    """`Alice vs Bob in #thread: 1–0`, in the current language."""
+    first, second = (tournament.name_of(uid) for uid in game.player_ids)
+    if game.status is GameStatus.RUNNING:
+        score = "⏳"
+    elif game.status is GameStatus.ABORTED or game.result is None:
+        score = _("aborted")
+    else:
+        outcome = played(game.player_ids, game.result)
+        score = "½–½" if outcome.winner is None else (
+            "1–0" if outcome.winner == game.player_ids[0] else "0–1")
+    return _("{first} vs {second} in <#{thread}>: {score}").format(
+        first=first, second=second, thread=game.channel_id, score=score)
+
+
+def _standing_line(row: Standing, tournament: TournamentRecord) -> str:
+    """`**1.** Alice — **2½** (3 played: 2 won, 1 drawn, 0 lost · tie-break 1.75)`."""
+    return _("**{place}.** {name} — **{points}** ({played} played: {wins} won, {draws} drawn, "
+             "{losses} lost · tie-break {tiebreak})").format(
+                 place=row.place, name=tournament.name_of(row.user_id),
+                 points=points_text(row.points), played=row.played, wins=row.wins,
+                 draws=row.draws, losses=row.losses,
+                 tiebreak=f"{float(row.tiebreak):g}")
+
+
+def results_of(games: Sequence[TournamentGame]) -> list[PlayedGame]:
+    """The finished games (an aborted game counts for nobody)."""
+    return [played(game.player_ids, game.result) for game in games
+            if game.status is GameStatus.FINISHED and game.result is not None]
+
+
+def winners_of(table: Sequence[Standing]) -> list[int]:
+    """Who shares first place."""
+    return [row.user_id for row in table if row.place == 1]
+
+
+def tournament_embed(tournament: TournamentRecord,
+                     games: Sequence[TournamentGame]) -> discord.Embed:
+    """The tournament's message: standings, the round being played, the rules of scoring."""
+    ids = [player.user_id for player in tournament.players]
+    table = standings(ids, results_of(games))
+    rounds = round_count(len(ids))
+    name = GAMES[tournament.game].name
+    lines = []
+    if tournament.status is TournamentStatus.FINISHED:
+        champions = and_join([f"**{tournament.name_of(uid)}**" for uid in winners_of(table)])
+        lines.append(_("🏁 Over after {rounds} rounds. 🥇 {champions}").format(
+            rounds=rounds, champions=champions))
+    else:
+        lines.append(_("{host} hosts it. Everyone plays everyone once: **round {round} of "
+                       "{rounds}**.").format(host=f"<@{tournament.host_id}>",
+                                             round=tournament.round, rounds=rounds))
+    lines += ["", _("**Standings**"), *(_standing_line(row, tournament) for row in table)]
+    shown_round = tournament.round
+    current = [game for game in games if game.round == shown_round]
+    if current and tournament.status is TournamentStatus.RUNNING:
+        lines += ["", _("**Round {round}**").format(round=shown_round),
+                  *(f"• {_game_line(game, tournament)}" for game in current)]
+        idle = sitting_out(len(ids), shown_round)
+        if idle is not None:
+            lines.append("• " + _("{name} sits this round out.").format(
+                name=tournament.players[idle].name))
+    embed = discord.Embed(title=_("🏆 {game} tournament").format(game=name),
+                          description="\n".join(lines), colour=discord.Colour.gold())
+    if tournament.options:
+        embed.add_field(name=_("Options"),
+                        value=describe_options(GAMES[tournament.game], tournament.options))
+    embed.add_field(name=_("Clock"), value=_(clock_spec(tournament.clock).label))
+    embed.add_field(name=_("Rating"), value=_("Casual: counts for no rating")
+                    if tournament.casual else _("Rated"))
+    embed.set_footer(text=_("A win scores 1 point, a draw ½, an aborted game nothing. Level on "
+                            "points: Sonneborn-Berger tie-break (the points of the players "
+                            "you beat, half those of the players you drew), then wins."))
+    return embed
+
+
+class TournamentService:
+    """Starts tournaments from their tables and carries them from round to round."""
+
+    def __init__(self, db: Database, sessions: SessionManager, publisher: Publisher,
+                 languages: Languages) -> None:
+        self.db = db
+        self.sessions = sessions
+        self.publisher = publisher
+        self.languages = languages
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._refused: set[tuple[int, int]] = set()
+        """(Tournament, round) whose thread Discord refused, said once in the channel."""
+        self._retries: dict[int, asyncio.Task[None]] = {}
+
+    def _spawn(self, work: Callable[[], Any], name: str) -> None:
+        task = asyncio.create_task(work(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def game_ended(self, record: GameRecord) -> None:
+        """A game ended (finished or aborted): if it is a tournament's, look at it again."""
+        self._spawn(lambda: self._after_game(record.id), f"tournament-after-{record.id}")
+
+    async def _after_game(self, game_id: int) -> None:
+        try:
+            tournament_id = await self.db.tournament_of_game(game_id)
+            if tournament_id is not None:
+                await self.advance(tournament_id)
+        except Exception:  # a background task: log it, the next start looks again
+            log.exception("game %s: could not carry its tournament on", game_id)
+
+    async def start(self, interaction: Interaction, table: ChallengeRecord) -> None:
+        """The host clicked Start at a full enough table (its lock held by the caller): draw
+        the places, store the tournament and open round 1."""
+        await interaction.response.defer()
+        order = list(table.player_ids)
+        random.SystemRandom().shuffle(order)  # the draw fixes every pairing
+        tournament = await self.db.start_tournament(
+            table_id=table.id, game=table.game, guild_id=table.guild_id,
+            channel_id=table.channel_id, message_id=table.message_id,
+            host_id=table.challenger_id, players=[(uid, table.name_of(uid)) for uid in order],
+            options=table.options, clock=table.clock, casual=table.casual, now=utcnow())
+        if tournament is None:
+            raise Refusal(_("This tournament has already started."))
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            embed = tournament_embed(tournament, [])
+        await interaction.edit_original_response(content=None, embed=embed, view=None)
+        await self.advance(tournament.id)
+
+    async def resume(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> None:
+        """After a start: carry on every running tournament of this process's servers (a
+        round left half-open or a finished round not yet moved on by a crash)."""
+        for tournament_id in await self.db.running_tournaments():
+            tournament = await self.db.get_tournament(tournament_id)
+            if tournament is not None and owns(tournament.guild_id):
+                try:
+                    await self.advance(tournament_id)
+                except Exception:
+                    log.exception("tournament %s: could not resume it", tournament_id)
+
+    async def advance(self, tournament_id: int) -> None:
+        """Open what the round lacks; once it is over, the next round or the end."""
+        async with self._locks[tournament_id]:
+            tournament = await self.db.get_tournament(tournament_id)
+            if tournament is None or tournament.status is TournamentStatus.FINISHED:
+                return
+            games = await self.db.tournament_games(tournament_id)
+            rounds = round_count(len(tournament.players))
+            while True:
+                current = [game for game in games if game.round == tournament.round]
+                opened = await self._open_round(tournament, current)
+                if opened is None:
+                    break  # Discord refused a thread: tried again later
+                games += opened
+                current += opened
+                if opened:
+                    await self._announce_round(tournament, current)
+                if any(game.status is GameStatus.RUNNING for game in current):
+                    break
+                if tournament.round < rounds:
+                    if not await self.db.next_tournament_round(tournament_id, tournament.round):
+                        break  # (another process moved it on: it opens the round)
+                    tournament.round += 1
+                    continue  # a round whose games all ended at once (aborted) moves on too
+                if await self.db.finish_tournament(tournament_id, utcnow()):
+                    tournament.status = TournamentStatus.FINISHED
+                    await self._announce_end(tournament, games)
+                break
+            await self._show(tournament, games)
+
+    async def _open_round(self, tournament: TournamentRecord,
+                          current: list[TournamentGame]) -> list[TournamentGame] | None:
+        """Open the games of the tournament's round not opened yet; None when Discord
+        refused a thread (a retry is scheduled)."""
+        opened: list[TournamentGame] = []
+        have = {game.player_ids for game in current}
+        players = tournament.players
+        for first, second in pairings(len(players), tournament.round):
+            pair = (players[first], players[second])
+            if (pair[0].user_id, pair[1].user_id) in have:
+                continue
+            names = [player.name for player in pair]
+            try:
+                thread = await self.publisher.open_thread(
+                    tournament.channel_id, game_title(tournament.game, names))
+            except PublishFailed as failure:
+                await self._refused_thread(tournament, failure)
+                return None
+            state = GAMES[tournament.game].new_state(2, tournament.options)
+            record = await self.db.create_game(
+                game=tournament.game, guild_id=tournament.guild_id, channel_id=thread,
+                parent_id=tournament.channel_id,
+                seats=[Seat(index, player.user_id, player.name)
+                       for index, player in enumerate(pair)],
+                options=tournament.options, rng_seed=random.SystemRandom().getrandbits(63),
+                state=state.dump(), now=utcnow(), clock=tournament.clock,
+                to_move=state.current_player, casual=tournament.casual,
+                tournament=(tournament.id, tournament.round))
+            opened.append(TournamentGame(record.id, tournament.round, thread,
+                                         (pair[0].user_id, pair[1].user_id),
+                                         GameStatus.RUNNING, None))
+            await self.sessions.start(record)
+        return opened
+
+    async def _refused_thread(self, tournament: TournamentRecord,
+                              failure: PublishFailed) -> None:
+        """Say once in the channel that a round waits for a thread; try again later."""
+        log.warning("tournament %s: could not open a thread: %s", tournament.id, failure)
+        retry = self._retries.get(tournament.id)
+        if retry is None or retry.done():
+            self._retries[tournament.id] = asyncio.create_task(
+                self._retry(tournament.id), name=f"tournament-retry-{tournament.id}")
+        if (tournament.id, tournament.round) in self._refused:
+            return
+        self._refused.add((tournament.id, tournament.round))
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            text = _("⚠️ I could not open a thread for round {round} of the {game} "
+                     "tournament: I need **Create Public Threads** and **Send Messages in "
+                     "Threads** here. I try again every few minutes.").format(
+                         round=tournament.round, game=GAMES[tournament.game].name)
+        try:
+            await self.publisher.post(tournament.channel_id, Post(text))
+        except PublishFailed:
+            log.info("tournament %s: could not say so either", tournament.id)
+
+    async def _retry(self, tournament_id: int) -> None:
+        await asyncio.sleep(RETRY_SECONDS)
+        self._retries.pop(tournament_id, None)
+        try:
+            await self.advance(tournament_id)
+        except Exception:
+            log.exception("tournament %s: the retry failed", tournament_id)
+
+    async def _announce_round(self, tournament: TournamentRecord,
+                              current: Sequence[TournamentGame]) -> None:
+        """Ping the round's players in the tournament's channel, with their games' threads."""
+        rounds = round_count(len(tournament.players))
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            games = " · ".join(_("<@{first}> vs <@{second}> in <#{thread}>").format(
+                first=game.player_ids[0], second=game.player_ids[1], thread=game.channel_id)
+                for game in current)
+            text = _("🏆 **Round {round} of {rounds}** of the {game} tournament: "
+                     "{games}.").format(round=tournament.round, rounds=rounds,
+                                        game=GAMES[tournament.game].name, games=games)
+            idle = sitting_out(len(tournament.players), tournament.round)
+            if idle is not None:
+                text += " " + _("{name} sits this round out.").format(
+                    name=tournament.players[idle].name)
+        try:
+            await self.publisher.post(tournament.channel_id, Post(
+                text, mentions=discord.AllowedMentions(users=True)))
+        except PublishFailed as failure:  # the games are open; their threads ping anyway
+            log.info("tournament %s: could not announce round %s: %s", tournament.id,
+                     tournament.round, failure)
+
+    async def _announce_end(self, tournament: TournamentRecord,
+                            games: Sequence[TournamentGame]) -> None:
+        """Hail the winner in the tournament's channel (no ping: everyone saw it coming)."""
+        ids = [player.user_id for player in tournament.players]
+        table = standings(ids, results_of(games))
+        champions = winners_of(table)
+        points = points_text(table[0].points)
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            name = GAMES[tournament.game].name
+            if len(champions) == 1:
+                text = _("🏆 The {game} tournament is over: **{name}** wins it with {points} "
+                         "points!").format(game=name, name=tournament.name_of(champions[0]),
+                                           points=points)
+            else:
+                text = _("🏆 The {game} tournament is over: {names} share first place with "
+                         "{points} points!").format(
+                             game=name, points=points, names=and_join(
+                                 [f"**{tournament.name_of(uid)}**" for uid in champions]))
+        try:
+            await self.publisher.post(tournament.channel_id, Post(text))
+        except PublishFailed as failure:
+            log.info("tournament %s: could not announce its end: %s", tournament.id, failure)
+
+    async def _show(self, tournament: TournamentRecord,
+                    games: Sequence[TournamentGame]) -> None:
+        """Bring the tournament's message up to date (best effort: the next look does too)."""
+        if tournament.message_id is None:
+            return
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            embed = tournament_embed(tournament, games)
+        try:
+            await self.publisher.edit(tournament.channel_id, tournament.message_id,
+                                      Post(embed=embed))
+        except PublishFailed as failure:
+            log.info("tournament %s: could not update its message: %s", tournament.id,
+                     failure)
+
+    def close(self) -> None:
+        """Stop the retries and the looks in progress (the bot is closing)."""
+        for task in [*self._tasks, *self._retries.values()]:
+            task.cancel()

@@ -1,0 +1,139 @@
+"""Round-robin tournaments: started from their table, their games, their rounds."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from storage.base import DatabaseBase, dumps
+from storage.models import (
+    ChallengeStatus,
+    GameStatus,
+    TournamentGame,
+    TournamentPlayer,
+    TournamentRecord,
+    TournamentStatus,
+)
+from storage.rows import parse_time, seats_of
+from storage.sql import Executor, Row
+
+
+def as_tournament(row: Row, players: list[TournamentPlayer]) -> TournamentRecord:
+    """A `tournaments` row and its players as a tournament."""
+    return TournamentRecord(
+        id=row["id"], table_id=row["table_id"], game=row["game"], guild_id=row["guild_id"],
+        channel_id=row["channel_id"], message_id=row["message_id"], host_id=row["host_id"],
+        options=json.loads(row["options"]), clock=row["clock"], casual=bool(row["casual"]),
+        round=row["round"], status=TournamentStatus(row["status"]),
+        created_at=datetime.fromisoformat(row["created_at"]),
+        finished_at=parse_time(row["finished_at"]), players=players)
+
+
+async def _read_tournament(sql: Executor, tournament_id: int) -> TournamentRecord | None:
+    row = await sql.fetchrow("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+    if row is None:
+        return None
+    players = [TournamentPlayer(r["position"], r["user_id"], r["name"]) for r in await sql.fetch(
+        "SELECT position, user_id, name FROM tournament_players WHERE tournament_id = ? "
+        "ORDER BY position", (tournament_id,))]
+    return as_tournament(row, players)
+
+
+class TournamentQueries(DatabaseBase):
+    """Tournaments and the games of their rounds."""
+
+    async def start_tournament(
+        self, *, table_id: int, game: str, guild_id: int | None, channel_id: int,
+        message_id: int | None, host_id: int, players: list[tuple[int, str]],
+        options: dict[str, Any], clock: str, casual: bool, now: datetime,
+    ) -> TournamentRecord | None:
+        """Close the table `table_id` and start its tournament, `players` in draw order, at
+        round 1: one transaction. None when the table was no longer open (a second Start)."""
+
+        async def write(sql: Executor) -> TournamentRecord | None:
+            closed = await sql.execute(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = ?",
+                (ChallengeStatus.ACCEPTED.value, table_id, ChallengeStatus.PENDING.value))
+            if closed.rowcount != 1:
+                return None
+            row = await sql.fetchrow(
+                """INSERT INTO tournaments (table_id, game, guild_id, channel_id, message_id,
+                                            host_id, options, clock, casual, round, status,
+                                            created_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id""",
+                (table_id, game, guild_id, channel_id, message_id, host_id, dumps(options),
+                 clock, int(casual), TournamentStatus.RUNNING.value, now.isoformat()))
+            assert row is not None  # RETURNING gives the new row's id
+            tournament_id = int(row["id"])
+            await sql.executemany(
+                "INSERT INTO tournament_players (tournament_id, position, user_id, name) "
+                "VALUES (?, ?, ?, ?)",
+                [(tournament_id, position, uid, name)
+                 for position, (uid, name) in enumerate(players)])
+            return await _read_tournament(sql, tournament_id)
+
+        return await self.write(write)
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None:
+        """The tournament with this id, with its players, or None."""
+        return await self._read(lambda sql: _read_tournament(sql, tournament_id))
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        """The tournament a game belongs to, or None for a game of its own."""
+        rows = await self._fetch(
+            "SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
+        return int(rows[0]["tournament_id"]) if rows else None
+
+    async def running_tournaments(self) -> list[int]:
+        """The ids of the tournaments still being played, oldest first."""
+        rows = await self._fetch("SELECT id FROM tournaments WHERE status = ? ORDER BY id",
+                                 (TournamentStatus.RUNNING.value,))
+        return [int(row["id"]) for row in rows]
+
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGame]:
+        """Every game of a tournament so far, by round then id, without their states."""
+
+        async def read(sql: Executor) -> list[TournamentGame]:
+            rows = await sql.fetch(
+                """SELECT g.id, tg.round, g.channel_id, g.status, g.result
+                   FROM tournament_games tg JOIN games g ON g.id = tg.game_id
+                   WHERE tg.tournament_id = ? ORDER BY tg.round, g.id""", (tournament_id,))
+            seats = await seats_of(sql, [row["id"] for row in rows])
+            return [TournamentGame(
+                game_id=row["id"], round=row["round"], channel_id=row["channel_id"],
+                player_ids=tuple(seat.user_id for seat in seats[row["id"]]),
+                status=GameStatus(row["status"]),
+                result=json.loads(row["result"]) if row["result"] else None) for row in rows]
+
+        return await self._read(read)
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the message that shows the tournament's standings."""
+        await self._write("UPDATE tournaments SET message_id = ? WHERE id = ?",
+                          (message_id, tournament_id))
+
+    async def next_tournament_round(self, tournament_id: int, finished_round: int) -> bool:
+        """Move a running tournament from `finished_round` to the next; False when another
+        call did it first."""
+        written = await self._write(
+            "UPDATE tournaments SET round = ? WHERE id = ? AND round = ? AND status = ?",
+            (finished_round + 1, tournament_id, finished_round, TournamentStatus.RUNNING.value))
+        return written.rowcount == 1
+
+    async def finish_tournament(self, tournament_id: int, now: datetime) -> bool:
+        """Mark a running tournament finished; False when it already was."""
+        written = await self._write(
+            "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
+            (TournamentStatus.FINISHED.value, now.isoformat(), tournament_id,
+             TournamentStatus.RUNNING.value))
+        return written.rowcount == 1
+
+    async def running_tournaments_of(self, user_id: int) -> int:
+        """How many tournaments still being played count `user_id` among their players."""
+        rows = await self._fetch(
+            """SELECT COUNT(*) AS n FROM tournament_players p
+               JOIN tournaments t ON t.id = p.tournament_id
+               WHERE p.user_id = ? AND t.status = ?""",
+            (user_id, TournamentStatus.RUNNING.value))
+        return int(rows[0]["n"])

@@ -1,0 +1,224 @@
+"""`/tournament`: a round-robin tournament. Members join its table, the host starts it; each
+round's games open in their own threads, the next round once the last game of one ends,
+and the tournament's message keeps the standings until a winner is hailed."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.tournaments import RETRY_SECONDS, TournamentService
+from tests.e2e.helpers import bot_of, latest_board, said, simultaneously
+from tests.e2e.test_restart import restart
+
+
+@pytest.fixture
+def dave(env, world):
+    """A fourth member."""
+    return world.guild.add_member(env.create_user("dave", global_name="Dave"))
+
+
+async def open_tournament(world, game: str = "qawale", **options) -> discord.Message:
+    posted = await world.alice.slash(world.channel, "tournament", game=game, **options)
+    assert not posted.ephemeral, posted.response.content
+    return posted.response.message
+
+
+async def gather(world, *members, join: str = "Join", start: str = "Start") -> discord.Message:
+    """Alice opens a Qawale tournament, `members` join, Alice starts it."""
+    table = await open_tournament(world)
+    for member in members:
+        joined = await member.click(table, label=join)
+        assert not joined.ephemeral, joined.response.content
+    started = await world.alice.click(table, label=start)
+    assert not started.ephemeral, started.response.content
+    return table
+
+
+def tournament_message(world, table: discord.Message) -> discord.Message:
+    """The tournament's message as it is now."""
+    return next(m for m in world.channel.history() if m.id == table.id)
+
+
+def round_threads(env, world, count: int) -> list:
+    """The newest `count` game threads of the channel."""
+    return list(world.channel.threads[-count:])
+
+
+async def lose(env, thread, loser) -> None:
+    """`loser` resigns the game in `thread` with the board's button and confirms."""
+    prompt = await loser.click(latest_board(thread), label="Resign")
+    await loser.click(prompt.response.message, label="Resign")
+
+
+async def players_of(env, thread) -> list[int]:
+    session = await bot_of(env).sessions.get(
+        (await bot_of(env).db.running_game_in(thread.id)).id)
+    return [seat.user_id for seat in session.record.seats]
+
+
+async def test_three_players_meet_each_other_round_by_round_and_the_winner_is_hailed(
+    env, world
+) -> None:
+    table = await gather(world, world.bob, world.carol)
+    rank = {world.alice.id: 0, world.bob.id: 1, world.carol.id: 2}  # who beats whom
+    members = {m.id: m for m in (world.alice, world.bob, world.carol)}
+    met = set()
+    for round_no in (1, 2, 3):
+        shown = tournament_message(world, table).embeds[0]
+        assert shown.title == "🏆 Qawale tournament"
+        assert f"round {round_no} of 3" in shown.description
+        assert "sits this round out" in shown.description
+        call = world.channel.history()[-1]
+        assert call.content.startswith(f"🏆 **Round {round_no} of 3** of the Qawale tournament")
+        [thread] = round_threads(env, world, 1)
+        assert len(world.channel.threads) == round_no, "one game a round for three players"
+        seated = await players_of(env, thread)
+        assert all(f"<@{uid}>" in call.content for uid in seated), "the round pings its players"
+        met.add(frozenset(seated))
+        loser = max(seated, key=rank.__getitem__)
+        await lose(env, thread, members[loser])
+    assert len(met) == 3, "every pair met once"
+    final = tournament_message(world, table).embeds[0]
+    assert "Over after 3 rounds. 🥇 **Alice**" in final.description
+    lines = final.description.splitlines()
+    standings = lines[lines.index("**Standings**") + 1:]
+    assert standings[0].startswith("**1.** Alice — **2** (2 played: 2 won, 0 drawn, 0 lost")
+    assert standings[1].startswith("**2.** Bob — **1** (2 played: 1 won, 0 drawn, 1 lost")
+    assert standings[2].startswith("**3.** Carol — **0**")
+    assert world.channel.history()[-1].content == (
+        "🏆 The Qawale tournament is over: **Alice** wins it with 2 points!")
+
+
+async def test_a_table_needs_three_players_and_only_the_host_starts_it(env, world) -> None:
+    table = await open_tournament(world)
+    assert table.embeds[0].title == "🏆 Qawale tournament"
+    labels = [c.label for row in table.components for c in row.children]
+    assert labels == ["Join", "Leave", "Start"], "no AI players in a tournament"
+    alone = await world.alice.click(table, label="Start")
+    assert alone.ephemeral
+    assert "a tournament needs at least 3; 1 joined" in alone.response.content
+    await world.bob.click(table, label="Join")
+    not_host = await world.bob.click(table, label="Start")
+    assert not_host.ephemeral and "Only Alice, who opened this table" in not_host.response.content
+    await world.carol.click(table, label="Join")
+    again = await world.carol.click(table, label="Join")
+    assert again.ephemeral and "already at this table" in again.response.content
+    assert not world.channel.threads, "nothing started"
+
+
+async def test_a_field_of_four_plays_two_games_a_round(env, world, dave) -> None:
+    table = await gather(world, world.bob, world.carol, dave)
+    assert len(world.channel.threads) == 2
+    shown = tournament_message(world, table).embeds[0].description
+    assert "round 1 of 3" in shown and "sits this round out" not in shown
+    first, second = round_threads(env, world, 2)
+    members = {m.id: m for m in (world.alice, world.bob, world.carol, dave)}
+    await lose(env, first, members[(await players_of(env, first))[0]])
+    assert len(world.channel.threads) == 2, "round 2 waits for the round's last game"
+    assert "1–0" in tournament_message(world, table).embeds[0].description or \
+        "0–1" in tournament_message(world, table).embeds[0].description
+    await lose(env, second, members[(await players_of(env, second))[1]])
+    assert len(world.channel.threads) == 4
+    assert "round 2 of 3" in tournament_message(world, table).embeds[0].description
+
+
+async def test_an_aborted_game_scores_for_nobody_and_the_round_goes_on(env, world) -> None:
+    table = await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    moderators = world.guild.create_role(
+        "Moderators", permissions=discord.Permissions(manage_threads=True))
+    erin = world.guild.add_member(env.create_user("erin", global_name="Erin"),
+                                  roles=[moderators])
+    aborted = await erin.slash(thread, "abort")
+    assert "is aborted" in said(aborted)
+    assert len(world.channel.threads) == 2, "round 2 opened"
+    shown = tournament_message(world, table).embeds[0].description
+    assert "round 2 of 3" in shown
+    assert "— **0** (0 played" in shown
+
+
+async def test_a_crash_between_a_game_end_and_the_next_round_is_mended_at_the_restart(
+    env, world, database_url, monkeypatch
+) -> None:
+    table = await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    seated = await players_of(env, thread)
+    members = {m.id: m for m in (world.alice, world.bob, world.carol)}
+    # The bot dies right after the game's end is stored: nobody hears of it.
+    async def dies(self, game_id: int) -> None:
+        return None
+
+    monkeypatch.setattr(TournamentService, "_after_game", dies)
+    await lose(env, thread, members[seated[0]])
+    assert len(world.channel.threads) == 1
+    monkeypatch.undo()
+    await restart(env, database_url)
+    assert len(world.channel.threads) == 2, "the restart opened round 2"
+    assert "round 2 of 3" in tournament_message(world, table).embeds[0].description
+    [new] = round_threads(env, world, 1)
+    assert latest_board(new).components, "the new round's board has its controls"
+
+
+async def test_a_double_click_on_start_starts_one_tournament(env, world) -> None:
+    table = await open_tournament(world)
+    await world.bob.click(table, label="Join")
+    await world.carol.click(table, label="Join")
+    first, second = await simultaneously(env, lambda: world.alice.click(table, label="Start"),
+                                         lambda: world.alice.click(table, label="Start"))
+    assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+    late = second if second.ephemeral else first
+    assert said(late) == "This tournament has already started."
+    assert len(world.channel.threads) == 1
+    assert len(await bot_of(env).db.running_tournaments()) == 1
+
+
+async def test_a_tournament_is_opened_in_a_text_channel_not_in_a_thread(env, world) -> None:
+    table = await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    refused = await world.alice.slash(thread, "tournament", game="graps")
+    assert refused.ephemeral
+    assert "Open a tournament in a text channel, not in a thread" in refused.response.content
+    assert table
+
+
+async def test_a_player_of_a_running_tournament_cannot_be_forgotten_yet(env, world) -> None:
+    await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    seated = await players_of(env, thread)
+    idle = next(m for m in (world.alice, world.bob, world.carol) if m.id not in seated)
+    refused = await idle.slash(world.channel, "privacy", forget="forget")
+    assert refused.ephemeral
+    assert "You play in a tournament still in progress" in refused.response.content
+
+
+async def test_a_french_server_gets_its_tournament_in_french(env, soiree) -> None:
+    table = await gather(soiree, soiree.bob, soiree.carol, join="Rejoindre", start="Lancer")
+    shown = tournament_message(soiree, table).embeds[0]
+    assert shown.title == "🏆 Tournoi de Qawale"
+    assert "manche 1 sur 3" in shown.description
+
+
+async def test_a_round_discord_will_not_open_waits_says_so_once_and_opens_later(
+    env, world
+) -> None:
+    table = await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    seated = await players_of(env, thread)
+    members = {m.id: m for m in (world.alice, world.bob, world.carol)}
+    env.inject_error("POST", f"/channels/{world.channel.id}/threads", status=403, code=50013,
+                     message="Missing Permissions", times=None)
+    await lose(env, thread, members[seated[0]])
+    notices = [m.content for m in world.channel.history() if m.content.startswith("⚠️")]
+    assert notices == ["⚠️ I could not open a thread for round 2 of the Qawale tournament: I "
+                       "need **Create Public Threads** and **Send Messages in Threads** here. "
+                       "I try again every few minutes."]
+    assert len(world.channel.threads) == 1
+    await env.advance_time(RETRY_SECONDS + 1)
+    assert len([m for m in world.channel.history() if m.content.startswith("⚠️")]) == 1, \
+        "said once"
+    env.backend.faults.clear()
+    await env.advance_time(RETRY_SECONDS + 1)
+    assert len(world.channel.threads) == 2, "round 2 opened once Discord allowed it"
+    assert "round 2 of 3" in tournament_message(world, table).embeds[0].description
+

@@ -365,11 +365,12 @@ class ChallengeService:
         if not isinstance(channel, discord.TextChannel):
             raise Refusal(_("Open a tournament in a text channel, not in a thread: each of its "
                             "games gets a thread of its own there."))
-        if not self.starts_in_thread(channel):
+        perms = channel.permissions_for(channel.guild.me)
+        missing = tuple(name for name in THREAD_PERMISSIONS if not getattr(perms, name))
+        if missing:
             raise Refusal(_("A tournament needs me to open threads here, one per game: I lack "
                             "{permissions} in {channel}.").format(
-                                permissions=permission_names(THREAD_PERMISSIONS),
-                                channel=channel.mention))
+                                permissions=permission_names(missing), channel=channel.mention))
 
     def _playable_entry(self, game_id: str) -> GameUI[Any]:
         """The game's controls; refuse an unknown or not yet playable game."""

@@ -234,10 +234,10 @@ class TournamentService:
             pair = (players[first], players[second])
             if (pair[0].user_id, pair[1].user_id) in have:
                 continue
-            names = [player.name for player in pair]
+            title = f"🏆 {game_title(tournament.game, [player.name for player in pair])}"
             try:
                 thread = await self.publisher.open_thread(
-                    tournament.channel_id, game_title(tournament.game, names))
+                    tournament.channel_id, title if len(title) <= 100 else title[:99] + "…")
             except PublishFailed as failure:
                 await self._refused_thread(tournament, failure)
                 return None

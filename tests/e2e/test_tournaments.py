@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.challenge_posts import TOURNAMENT_TABLE_TIMEOUT
 from bot.tournaments import RETRY_SECONDS, TournamentService
 from tests.e2e.helpers import bot_of, latest_board, said, simultaneously
 from tests.e2e.test_restart import restart
@@ -222,3 +223,42 @@ async def test_a_round_discord_will_not_open_waits_says_so_once_and_opens_later(
     assert len(world.channel.threads) == 2, "round 2 opened once Discord allowed it"
     assert "round 2 of 3" in tournament_message(world, table).embeds[0].description
 
+
+
+async def test_a_table_not_started_within_thirty_minutes_expires(env, world) -> None:
+    table = await open_tournament(world)
+    await world.bob.click(table, label="Join")
+    await env.advance_time(TOURNAMENT_TABLE_TIMEOUT.total_seconds() - 60)
+    assert tournament_message(world, table).components, "still open after 29 minutes"
+    await env.advance_time(120)
+    expired = tournament_message(world, table)
+    assert expired.embeds[0].description == (
+        "⌛ This Qawale tournament expired: it was not started within 30 minutes.")
+    assert expired.components == []
+
+
+async def test_the_hosts_leave_closes_the_table(env, world) -> None:
+    table = await open_tournament(world)
+    await world.bob.click(table, label="Join")
+    await world.alice.click(table, label="Leave")
+    closed = tournament_message(world, table)
+    assert "Alice closed the Qawale tournament before it started." in \
+        closed.embeds[0].description
+    assert closed.components == []
+
+
+async def test_without_thread_permission_no_tournament_is_opened(env, world) -> None:
+    channel = world.guild.create_text_channel("no-threads", overwrites={
+        world.guild.me: discord.PermissionOverwrite(create_public_threads=False)})
+    refused = await world.alice.slash(channel, "tournament", game="qawale")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        f"A tournament needs me to open threads here, one per game: I lack Create Public "
+        f"Threads in {channel.mention}.")
+    assert not channel.history()
+
+
+async def test_each_game_thread_is_marked_as_a_tournament_game(env, world) -> None:
+    await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    assert thread.name.startswith("🏆 Qawale · ")

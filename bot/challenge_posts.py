@@ -93,10 +93,13 @@ def _tournament_table(challenge: ChallengeRecord, entry: GameUI[Any], expires: s
     seated = "\n".join(
         f"{i + 1}. <@{uid}>" + (_(" (host)") if uid == challenge.challenger_id else "")
         for i, uid in enumerate(challenge.player_ids))
-    opens = _("{host} opens a **{game}** tournament: everyone plays everyone once, each game "
-              "in its own thread, round after round ({low} to {high} players).").format(
-        host=f"<@{challenge.challenger_id}>", game=entry.name, low=MIN_PLAYERS,
-        high=MAX_PLAYERS)
+    opens = (_("{host} opens a **{game}** tournament: everyone plays everyone once, each game "
+               "in its own thread, round after round ({low} to {high} players).")
+             if challenge.legs == 1 else
+             _("{host} opens a **{game}** tournament: everyone plays everyone twice, seats "
+               "swapped, each game in its own thread, round after round ({low} to {high} "
+               "players).")).format(host=f"<@{challenge.challenger_id}>", game=entry.name,
+                                    low=MIN_PLAYERS, high=MAX_PLAYERS)
     joined = _("**Players ({seated}/{most}):**").format(seated=len(challenge.player_ids),
                                                         most=MAX_PLAYERS)
     how = _("Click **Join** to play; the host clicks **Start** once at least {n} players "

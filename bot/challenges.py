@@ -44,7 +44,7 @@ from bot.publisher import (
 )
 from bot.replay import and_join
 from bot.replies import Interaction
-from bot.round_robin import MAX_PLAYERS, MIN_PLAYERS
+from bot.round_robin import LEGS, MAX_PLAYERS, MIN_PLAYERS
 from bot.session_manager import SessionManager
 from bot.tournaments import TournamentService
 from engines import GAMES
@@ -318,17 +318,25 @@ class ChallengeService:
         clock: str | None = None,
         casual: bool = False,
         tournament: bool = False,
+        legs: int = 1,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down (a
-        `tournament` table starts a round-robin tournament of them)."""
+        `tournament` table starts a round-robin tournament of them, each pair meeting `legs`
+        times)."""
         host = interaction.user
         channel = host_channel(interaction, "tables")
         self._playable_entry(game_id)
         resolved = self.resolve_options(game_id, options or {})
         if tournament:  # (its games have threads of their own: a busy channel is fine)
             self.check_can_hold_tournament(channel, game_id)
+            if legs not in LEGS:
+                raise Refusal(_("Each pair meets once or twice in a tournament, not {legs} "
+                                "times.").format(legs=legs))
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)
+        if tournament and time_control == Clock.NONE:
+            raise Refusal(_("A tournament needs a clock, so that nobody absent holds up a round: "
+                            "choose `clock:` Live, Daily or Relaxed."))
         now = utcnow()
         await self.check_not_flooding(host.id, now, game=game_id)
         async with write_budget():
@@ -338,6 +346,7 @@ class ChallengeService:
                 options=resolved, now=now,
                 expires_at=now + (TOURNAMENT_TABLE_TIMEOUT if tournament else CHALLENGE_TIMEOUT),
                 kind="tournament" if tournament else "lobby", clock=time_control, casual=casual,
+                legs=legs,
             )
         embed, view = await self._shown(lobby)
         role = await self.lobby_role(channel.guild)

@@ -15,20 +15,28 @@ MAX_PLAYERS: Final = 8
 """Eight players meet in seven rounds of four games: an evening's worth in Live games."""
 
 
-def round_count(players: int) -> int:
-    """Rounds for everyone to meet everyone once (one player sits out each round when odd)."""
-    return players - 1 if players % 2 == 0 else players
+LEGS: Final = (1, 2)
+"""How many times each pair may meet: once, or twice with the seats swapped (the second
+leg plays the first's rounds again), which evens out who plays first in every pairing."""
 
 
-def pairings(players: int, round_no: int) -> list[tuple[int, int]]:
+def round_count(players: int, legs: int = 1) -> int:
+    """Rounds for every pair to meet `legs` times (one player sits out each round when odd)."""
+    return (players - 1 if players % 2 == 0 else players) * legs
+
+
+def pairings(players: int, round_no: int, legs: int = 1) -> list[tuple[int, int]]:
     """The games of round `round_no` (from 1) as (first, second) places in the draw.
 
     The circle method: place 0 stays, the others turn one step a round; a bye fills an odd
     field, and whoever meets it sits the round out. Of two places, the lower plays first when
     their sum is odd, the higher when it is even: each player plays first in half their
-    games (one more or fewer in an even field)."""
-    if not 1 <= round_no <= round_count(players):
-        raise ValueError(f"round {round_no} of a {players}-player round robin")
+    games (one more or fewer in an even field). A second leg swaps the seats of the first."""
+    if not 1 <= round_no <= round_count(players, legs):
+        raise ValueError(f"round {round_no} of a {players}-player round robin of {legs} legs")
+    once = round_count(players)
+    if round_no > once:
+        return [(second, first) for first, second in pairings(players, round_no - once)]
     slots: list[int | None] = [*range(players), *([None] if players % 2 else [])]
     size = len(slots)
     turn = round_no - 1
@@ -45,9 +53,9 @@ def pairings(players: int, round_no: int) -> list[tuple[int, int]]:
     return games
 
 
-def sitting_out(players: int, round_no: int) -> int | None:
+def sitting_out(players: int, round_no: int, legs: int = 1) -> int | None:
     """The place that sits round `round_no` out (an odd field), or None."""
-    playing = {place for game in pairings(players, round_no) for place in game}
+    playing = {place for game in pairings(players, round_no, legs) for place in game}
     idle = [place for place in range(players) if place not in playing]
     return idle[0] if idle else None
 

@@ -18,12 +18,12 @@ from typing import Any, Final
 
 import discord
 
-from bot.board import game_title
+from bot.board import game_title, message_link
 from bot.clock import clock_spec, utcnow
 from bot.errors import Refusal
 from bot.games.base import describe_options
 from bot.languages import Languages
-from bot.publisher import Post, Publisher, PublishFailed
+from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.replay import and_join
 from bot.replies import Interaction
 from bot.round_robin import (
@@ -97,7 +97,7 @@ def tournament_embed(tournament: TournamentRecord,
     """The tournament's message: standings, the round being played, the rules of scoring."""
     ids = [player.user_id for player in tournament.players]
     table = standings(ids, results_of(games))
-    rounds = round_count(len(ids))
+    rounds = round_count(len(ids), tournament.legs)
     name = GAMES[tournament.game].name
     lines = []
     if tournament.status is TournamentStatus.FINISHED:
@@ -105,16 +105,18 @@ def tournament_embed(tournament: TournamentRecord,
         lines.append(_("🏁 Over after {rounds} rounds. 🥇 {champions}").format(
             rounds=rounds, champions=champions))
     else:
-        lines.append(_("{host} hosts it. Everyone plays everyone once: **round {round} of "
-                       "{rounds}**.").format(host=f"<@{tournament.host_id}>",
-                                             round=tournament.round, rounds=rounds))
+        meets = (_("Everyone plays everyone once") if tournament.legs == 1
+                 else _("Everyone plays everyone twice, seats swapped"))
+        lines.append(_("{host} hosts it. {meets}: **round {round} of {rounds}**.").format(
+            host=f"<@{tournament.host_id}>", meets=meets, round=tournament.round,
+            rounds=rounds))
     lines += ["", _("**Standings**"), *(_standing_line(row, tournament) for row in table)]
     shown_round = tournament.round
     current = [game for game in games if game.round == shown_round]
     if current and tournament.status is TournamentStatus.RUNNING:
         lines += ["", _("**Round {round}**").format(round=shown_round),
                   *(f"• {_game_line(game, tournament)}" for game in current)]
-        idle = sitting_out(len(ids), shown_round)
+        idle = sitting_out(len(ids), shown_round, tournament.legs)
         if idle is not None:
             lines.append("• " + _("{name} sits this round out.").format(
                 name=tournament.players[idle].name))
@@ -174,7 +176,8 @@ class TournamentService:
             table_id=table.id, game=table.game, guild_id=table.guild_id,
             channel_id=table.channel_id, message_id=table.message_id,
             host_id=table.challenger_id, players=[(uid, table.name_of(uid)) for uid in order],
-            options=table.options, clock=table.clock, casual=table.casual, now=utcnow())
+            options=table.options, clock=table.clock, casual=table.casual, now=utcnow(),
+            legs=table.legs)
         if tournament is None:
             raise Refusal(_("This tournament has already started."))
         with use_language(await self.languages.of_server(tournament.guild_id)):
@@ -197,10 +200,10 @@ class TournamentService:
         """Open what the round lacks; once it is over, the next round or the end."""
         async with self._locks[tournament_id]:
             tournament = await self.db.get_tournament(tournament_id)
-            if tournament is None or tournament.status is TournamentStatus.FINISHED:
+            if tournament is None or tournament.status is not TournamentStatus.RUNNING:
                 return
             games = await self.db.tournament_games(tournament_id)
-            rounds = round_count(len(tournament.players))
+            rounds = round_count(len(tournament.players), tournament.legs)
             while True:
                 current = [game for game in games if game.round == tournament.round]
                 opened = await self._open_round(tournament, current)
@@ -230,7 +233,7 @@ class TournamentService:
         opened: list[TournamentGame] = []
         have = {game.player_ids for game in current}
         players = tournament.players
-        for first, second in pairings(len(players), tournament.round):
+        for first, second in pairings(len(players), tournament.round, tournament.legs):
             pair = (players[first], players[second])
             if (pair[0].user_id, pair[1].user_id) in have:
                 continue
@@ -259,7 +262,12 @@ class TournamentService:
 
     async def _refused_thread(self, tournament: TournamentRecord,
                               failure: PublishFailed) -> None:
-        """Say once in the channel that a round waits for a thread; try again later."""
+        """Say once in the channel that a round waits for a thread; try again later. A
+        channel that is gone cancels the tournament: its rounds have nowhere to go."""
+        if failure.problem is Problem.CHANNEL_GONE:
+            if await self.db.cancel_tournament(tournament.id, utcnow()):
+                log.info("tournament %s: its channel is gone; cancelled", tournament.id)
+            return
         log.warning("tournament %s: could not open a thread: %s", tournament.id, failure)
         retry = self._retries.get(tournament.id)
         if retry is None or retry.done():
@@ -289,7 +297,7 @@ class TournamentService:
     async def _announce_round(self, tournament: TournamentRecord,
                               current: Sequence[TournamentGame]) -> None:
         """Ping the round's players in the tournament's channel, with their games' threads."""
-        rounds = round_count(len(tournament.players))
+        rounds = round_count(len(tournament.players), tournament.legs)
         with use_language(await self.languages.of_server(tournament.guild_id)):
             games = " · ".join(_("<@{first}> vs <@{second}> in <#{thread}>").format(
                 first=game.player_ids[0], second=game.player_ids[1], thread=game.channel_id)
@@ -297,10 +305,14 @@ class TournamentService:
             text = _("🏆 **Round {round} of {rounds}** of the {game} tournament: "
                      "{games}.").format(round=tournament.round, rounds=rounds,
                                         game=GAMES[tournament.game].name, games=games)
-            idle = sitting_out(len(tournament.players), tournament.round)
+            idle = sitting_out(len(tournament.players), tournament.round,
+                               tournament.legs)
             if idle is not None:
                 text += " " + _("{name} sits this round out.").format(
                     name=tournament.players[idle].name)
+            if tournament.message_id is not None:
+                text += " " + _("[Standings]({link})").format(link=message_link(
+                    tournament.guild_id, tournament.channel_id, tournament.message_id))
         try:
             await self.publisher.post(tournament.channel_id, Post(
                 text, mentions=discord.AllowedMentions(users=True)))
@@ -344,6 +356,15 @@ class TournamentService:
         except PublishFailed as failure:
             log.info("tournament %s: could not update its message: %s", tournament.id,
                      failure)
+
+    async def server_left(self, guild_id: int) -> int:
+        """The bot left a server: cancel its running tournaments; how many."""
+        cancelled = await self.db.cancel_tournaments_on_server(guild_id, utcnow())
+        for tournament_id in cancelled:
+            retry = self._retries.pop(tournament_id, None)
+            if retry is not None:
+                retry.cancel()
+        return len(cancelled)
 
     def close(self) -> None:
         """Stop the retries and the looks in progress (the bot is closing)."""

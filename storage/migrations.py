@@ -284,6 +284,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 options     TEXT    NOT NULL,
                 clock       TEXT    NOT NULL,
                 casual      INTEGER NOT NULL DEFAULT 0,
+                legs        INTEGER NOT NULL DEFAULT 1,
                 round       INTEGER NOT NULL,
                 status      TEXT    NOT NULL,
                 created_at  TEXT    NOT NULL,
@@ -311,6 +312,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             )
             """,
             "CREATE INDEX tournament_games_by_round ON tournament_games (tournament_id, round)",
+            # A tournament's table carries how many times each pair meets until its start.
+            "ALTER TABLE challenges ADD COLUMN legs INTEGER NOT NULL DEFAULT 1",
         ),
     ),
 )
@@ -329,7 +332,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "challenges": (
         "id", "game", "guild_id", "channel_id", "challenger_id", "opponent_ids", "player_names",
         "options", "message_id", "status", "game_id", "created_at", "expires_at",
-        "accepted_ids", "kind", "clock", "seating", "casual",
+        "accepted_ids", "kind", "clock", "seating", "casual", "legs",
     ),
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
@@ -342,7 +345,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "rating_changes": ("game_id", "scope", "player_id", "rating_before", "rating_after"),
     "tournaments": (
         "id", "table_id", "game", "guild_id", "channel_id", "message_id", "host_id", "options",
-        "clock", "casual", "round", "status", "created_at", "finished_at",
+        "clock", "casual", "legs", "round", "status", "created_at", "finished_at",
     ),
     "tournament_players": ("tournament_id", "position", "user_id", "name"),
     "tournament_games": ("game_id", "tournament_id", "round"),

@@ -386,6 +386,8 @@ class ChallengeRecord:
     """Player ids in seat order when fixed (a rematch swaps seats); None: seats are drawn."""
     casual: bool = False
     """A casual challenge or table: its game counts for no rating."""
+    legs: int = 1
+    """A tournament's table: how many times each pair of players will meet (seats swapped)."""
 
     @property
     def is_lobby(self) -> bool:
@@ -412,6 +414,8 @@ class TournamentStatus(StrEnum):
 
     RUNNING = "running"
     FINISHED = "finished"
+    CANCELLED = "cancelled"
+    """Its channel or server is gone: nowhere to play its next rounds."""
 
 
 @dataclass(frozen=True)
@@ -438,6 +442,8 @@ class TournamentRecord:
     options: dict[str, Any]
     clock: str
     casual: bool
+    legs: int
+    """How many times each pair meets: 2 plays the rounds again with the seats swapped."""
     round: int
     """The round being played (from 1)."""
     status: TournamentStatus

@@ -65,6 +65,7 @@ def as_challenge(row: Row) -> ChallengeRecord:
         clock=row["clock"],
         seating=json.loads(row["seating"]) if row["seating"] else None,
         casual=bool(row["casual"]),
+        legs=row["legs"],
     )
 
 

@@ -25,7 +25,7 @@ def as_tournament(row: Row, players: list[TournamentPlayer]) -> TournamentRecord
         id=row["id"], table_id=row["table_id"], game=row["game"], guild_id=row["guild_id"],
         channel_id=row["channel_id"], message_id=row["message_id"], host_id=row["host_id"],
         options=json.loads(row["options"]), clock=row["clock"], casual=bool(row["casual"]),
-        round=row["round"], status=TournamentStatus(row["status"]),
+        legs=row["legs"], round=row["round"], status=TournamentStatus(row["status"]),
         created_at=datetime.fromisoformat(row["created_at"]),
         finished_at=parse_time(row["finished_at"]), players=players)
 
@@ -46,7 +46,7 @@ class TournamentQueries(DatabaseBase):
     async def start_tournament(
         self, *, table_id: int, game: str, guild_id: int | None, channel_id: int,
         message_id: int | None, host_id: int, players: list[tuple[int, str]],
-        options: dict[str, Any], clock: str, casual: bool, now: datetime,
+        options: dict[str, Any], clock: str, casual: bool, now: datetime, legs: int = 1,
     ) -> TournamentRecord | None:
         """Close the table `table_id` and start its tournament, `players` in draw order, at
         round 1: one transaction. None when the table was no longer open (a second Start)."""
@@ -59,11 +59,11 @@ class TournamentQueries(DatabaseBase):
                 return None
             row = await sql.fetchrow(
                 """INSERT INTO tournaments (table_id, game, guild_id, channel_id, message_id,
-                                            host_id, options, clock, casual, round, status,
-                                            created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id""",
+                                            host_id, options, clock, casual, legs, round,
+                                            status, created_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id""",
                 (table_id, game, guild_id, channel_id, message_id, host_id, dumps(options),
-                 clock, int(casual), TournamentStatus.RUNNING.value, now.isoformat()))
+                 clock, int(casual), legs, TournamentStatus.RUNNING.value, now.isoformat()))
             assert row is not None  # RETURNING gives the new row's id
             tournament_id = int(row["id"])
             await sql.executemany(
@@ -128,6 +128,29 @@ class TournamentQueries(DatabaseBase):
             (TournamentStatus.FINISHED.value, now.isoformat(), tournament_id,
              TournamentStatus.RUNNING.value))
         return written.rowcount == 1
+
+    async def cancel_tournament(self, tournament_id: int, now: datetime) -> bool:
+        """Cancel a running tournament (its channel is gone); False when it was not running."""
+        written = await self._write(
+            "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
+            (TournamentStatus.CANCELLED.value, now.isoformat(), tournament_id,
+             TournamentStatus.RUNNING.value))
+        return written.rowcount == 1
+
+    async def cancel_tournaments_on_server(self, guild_id: int, now: datetime) -> list[int]:
+        """Cancel a server's running tournaments (the bot left it); their ids."""
+
+        async def write(sql: Executor) -> list[int]:
+            rows = await sql.fetch("SELECT id FROM tournaments WHERE guild_id = ? AND status = ?",
+                                   (guild_id, TournamentStatus.RUNNING.value))
+            ids = [int(row["id"]) for row in rows]
+            for tournament_id in ids:
+                await sql.execute(
+                    "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ?",
+                    (TournamentStatus.CANCELLED.value, now.isoformat(), tournament_id))
+            return ids
+
+        return await self.write(write)
 
     async def running_tournaments_of(self, user_id: int) -> int:
         """How many tournaments still being played count `user_id` among their players."""

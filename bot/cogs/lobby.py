@@ -136,11 +136,14 @@ class Lobby(commands.Cog):
                                  game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP)
 
     async def _tournament(self, interaction: Interaction, game: str, clock: str | None = None,
-                          rated: str | None = None, **options: object) -> None:
+                          rated: str | None = None, legs: int | None = None,
+                          **options: object) -> None:
         """Post a tournament's table: members join, the host starts it (3 to 8 players)."""
         await self.challenges.open_lobby(interaction, game, engine_options(game, options),
-                                         clock=clock, casual=is_casual(rated), tournament=True)
+                                         clock=clock, casual=is_casual(rated), tournament=True,
+                                         legs=legs or 1)
 
     tournament = game_options_command(
         "tournament", N_("Open a round-robin tournament: everyone plays everyone once"),
-        _tournament, game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP)
+        _tournament, game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP,
+        legs=N_("How many times each pair meets: once (the default), or twice, seats swapped"))

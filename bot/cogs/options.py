@@ -118,6 +118,11 @@ RATED_CHOICES: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name=N_("Casual: counts for no rating"), value="no")]
 """Whether a challenge or table is rated, as slash-command choices."""
 
+LEGS_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name=N_("Once (the default)"), value=1),
+    app_commands.Choice(name=N_("Twice, seats swapped"), value=2)]
+"""How many times each pair of a tournament meets, as slash-command choices."""
+
 RATED_HELP = N_("Rated, or casual: the game then counts for no rating")
 """The description of `rated:` on `/challenge` and `/lobby`."""
 
@@ -165,6 +170,8 @@ def game_options_command(
         choices["clock"] = CLOCK_CHOICES
     if "rated" in signature.parameters:
         choices["rated"] = RATED_CHOICES
+    if "legs" in signature.parameters:
+        choices["legs"] = LEGS_CHOICES
     decorated = app_commands.choices(**choices)(app_commands.describe(**descriptions)(callback))
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=name, description=description)(decorated)

@@ -59,7 +59,9 @@ class Servers(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left or was removed: abort the server's games (unrated) and cancel its
         waiting challenges, rather than leave them to clocks and an AI no one can see."""
+        # The tournaments first: their games' ends must not open rounds in a server left.
+        tournaments = await self.challenges.tournaments.server_left(guild.id)
         aborted = await self.sessions.server_left(guild.id)
         cancelled = await self.challenges.server_left(guild.id)
-        log.info("left server %s: %d game(s) aborted, %d challenge(s) cancelled",
-                 guild.id, aborted, cancelled)
+        log.info("left server %s: %d game(s) aborted, %d challenge(s) and %d tournament(s) "
+                 "cancelled", guild.id, aborted, cancelled, tournaments)

@@ -78,3 +78,11 @@ def test_players_level_on_everything_share_a_place() -> None:
 
 def test_points_are_written_with_halves() -> None:
     assert [points_text(Fraction(n, 2)) for n in (0, 1, 4, 5)] == ["0", "½", "2", "2½"]
+
+
+@pytest.mark.parametrize("players", FIELDS)
+def test_twice_every_pair_meets_once_with_each_player_first(players) -> None:
+    seatings: Counter[tuple[int, int]] = Counter()
+    for round_no in range(1, round_count(players, legs=2) + 1):
+        seatings.update(pairings(players, round_no, legs=2))
+    assert len(seatings) == players * (players - 1) and set(seatings.values()) == {1}

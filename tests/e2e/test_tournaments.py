@@ -9,6 +9,7 @@ import pytest
 
 from bot.challenge_posts import TOURNAMENT_TABLE_TIMEOUT
 from bot.tournaments import RETRY_SECONDS, TournamentService
+from storage import TournamentStatus
 from tests.e2e.helpers import bot_of, latest_board, said, simultaneously
 from tests.e2e.test_restart import restart
 
@@ -262,3 +263,64 @@ async def test_each_game_thread_is_marked_as_a_tournament_game(env, world) -> No
     await gather(world, world.bob, world.carol)
     [thread] = round_threads(env, world, 1)
     assert thread.name.startswith("🏆 Qawale · ")
+
+
+async def test_twice_each_pair_meets_again_with_the_seats_swapped(env, world) -> None:
+    table = await open_tournament(world, legs=2)
+    assert "everyone plays everyone twice, seats swapped" in table.embeds[0].description
+    await world.bob.click(table, label="Join")
+    await world.carol.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    members = {m.id: m for m in (world.alice, world.bob, world.carol)}
+    seatings = []
+    for round_no in range(1, 7):
+        assert f"round {round_no} of 6" in tournament_message(world, table).embeds[0].description
+        [thread] = round_threads(env, world, 1)
+        seated = await players_of(env, thread)
+        seatings.append(tuple(seated))
+        await lose(env, thread, members[seated[1]])
+    assert sorted(seatings[3:]) == sorted((b, a) for a, b in seatings[:3])
+    final = tournament_message(world, table).embeds[0].description
+    assert "Over after 6 rounds" in final
+    assert "share first place with 2 points" in world.channel.history()[-1].content
+
+
+async def test_a_tournament_without_a_clock_is_refused(env, world) -> None:
+    refused = await world.alice.slash(world.channel, "tournament", game="qawale", clock="none")
+    assert refused.ephemeral
+    assert "A tournament needs a clock" in refused.response.content
+
+
+async def test_each_round_call_links_to_the_standings(env, world) -> None:
+    table = await gather(world, world.bob, world.carol)
+    call = world.channel.history()[-1].content
+    assert f"[Standings](https://discord.com/channels/{world.guild.id}/{world.channel.id}/" \
+        f"{table.id})" in call
+
+
+async def tournament_status(env) -> TournamentStatus:
+    """Where the test's (first) tournament stands in the database."""
+    tournament = await bot_of(env).db.get_tournament(1)
+    assert tournament is not None
+    return tournament.status
+
+
+async def test_deleting_the_tournaments_channel_cancels_it(env, world) -> None:
+    channel = world.guild.create_text_channel("tournoi")
+    posted = await world.alice.slash(channel, "tournament", game="qawale")
+    table = posted.response.message
+    await world.bob.click(table, label="Join")
+    await world.carol.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    env.backend.delete_channel(channel.id)
+    await env.settle()
+    assert await tournament_status(env) is TournamentStatus.CANCELLED
+    assert await bot_of(env).db.running_tournaments() == []
+
+
+async def test_a_server_the_bot_leaves_has_its_tournaments_cancelled(env, world) -> None:
+    await gather(world, world.bob, world.carol)
+    env.backend.remove_guild(world.guild.id)
+    await env.settle()
+    assert await tournament_status(env) is TournamentStatus.CANCELLED
+    await env.advance_time(2 * RETRY_SECONDS)  # no retry knocks on a server left

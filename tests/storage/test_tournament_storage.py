@@ -81,3 +81,21 @@ async def test_a_player_is_forgotten_only_once_their_tournament_is_over(db) -> N
     tournament = await db.get_tournament(tournament_id)
     assert (tournament.players[0].user_id, tournament.players[0].name) == (
         done.new_id, FORGOTTEN_NAME)
+
+
+async def test_a_tournament_is_cancelled_once_with_its_channel_or_server(db) -> None:
+    first, second = await started(db), None
+    assert await db.cancel_tournament(first, NOW)
+    assert not await db.cancel_tournament(first, NOW)
+    assert (await db.get_tournament(first)).status is TournamentStatus.CANCELLED
+    table = await db.create_challenge(
+        game="graps", guild_id=1, channel_id=11, challenger_id=BOB, opponent_ids=[ALICE, CAROL],
+        player_names=NAMES, options={}, now=NOW, expires_at=NOW, kind="tournament")
+    second = (await db.start_tournament(
+        table_id=table.id, game="graps", guild_id=1, channel_id=11, message_id=None,
+        host_id=BOB, players=list(NAMES.items()), options={}, clock="daily", casual=False,
+        now=NOW, legs=2)).id
+    assert (await db.get_tournament(second)).legs == 2
+    assert await db.cancel_tournaments_on_server(2, NOW) == []
+    assert await db.cancel_tournaments_on_server(1, NOW) == [second]
+    assert await db.running_tournaments() == []

@@ -16,6 +16,7 @@ handler. This is discord.py's DynamicItem pattern (examples/views/dynamic_counte
 | `lp` | HistoryButton | `lp:<member>:<page>:<p or n>` |
 | `lv` | ReplayButton | `lv:<game>:<position>:<f, p, n, l or o>` (o: open a private viewer) |
 | `lh` | ShareButton | `lh:games` or `lh:rules:<game>` |
+| `lt` | TournamentButton | `lt:<tournament>:<withdraw or confirm>` |
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class Prefix(StrEnum):
     REPLAY = "lv"
     SHARE = "lh"
     CHALLENGE_PICK = "lk"
+    TOURNAMENT = "lt"
 
 
 TEMPLATES: dict[Prefix, str] = {
@@ -68,6 +70,7 @@ TEMPLATES: dict[Prefix, str] = {
     Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlom])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
     Prefix.CHALLENGE_PICK: r"lk:(?P<opponent>\d+)",
+    Prefix.TOURNAMENT: r"lt:(?P<tournament>\d+):(?P<action>withdraw|confirm)",
 }
 """The regular expression of each kind of custom_id (what DynamicItem matches)."""
 
@@ -207,6 +210,19 @@ class ChallengePick:
         return _checked(f"{Prefix.CHALLENGE_PICK}:{self.opponent_id}")
 
 
+@dataclass(frozen=True)
+class TournamentAction:
+    """Withdraw under a tournament's standings, and its private confirmation."""
+
+    tournament_id: int
+    action: str
+
+    @property
+    def custom_id(self) -> str:
+        """`lt:3:withdraw`, `lt:3:confirm`."""
+        return _checked(f"{Prefix.TOURNAMENT}:{self.tournament_id}:{self.action}")
+
+
 # -- where clicks go ----------------------------------------------------------------------------
 
 
@@ -246,6 +262,11 @@ class ComponentRouter(Protocol):
     async def challenge_pick(self, interaction: Interaction, pick: ChallengePick,
                              game: str) -> None:
         """A game chosen in the member menu's picker: challenge that member to it."""
+        ...
+
+    async def tournament_action(self, interaction: Interaction,
+                                action: TournamentAction) -> None:
+        """Withdraw from a tournament, or confirm it."""
         ...
 
 
@@ -488,9 +509,31 @@ class ChallengePickSelect(discord.ui.DynamicItem[Select],
         await _route(interaction, self.pick.custom_id, chosen)
 
 
+class TournamentButton(discord.ui.DynamicItem[Button], template=TEMPLATES[Prefix.TOURNAMENT]):
+    """Withdraw under a tournament's standings, or its confirmation."""
+
+    def __init__(self, tournament_id: int, action: str, **button: Any) -> None:
+        self.tournament_action = TournamentAction(tournament_id, action)
+        super().__init__(discord.ui.Button(custom_id=self.tournament_action.custom_id,
+                                           **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["tournament"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Withdraw, or confirm it."""
+        await _route(interaction, self.tournament_action.custom_id,
+                     lambda router: router.tournament_action(interaction,
+                                                             self.tournament_action))
+
+
 COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     GameButton, GameSelect, ChallengeButton, LobbyButton, LeaderboardButton, HistoryButton,
-    ReplayButton, ShareButton, ChallengePickSelect)
+    ReplayButton, ShareButton, ChallengePickSelect, TournamentButton)
 """Every restart-proof component, registered once by the bot at start."""
 
 UNKNOWN_CONTROL = N_("This control is not one I know (it may come from an old message or a "

@@ -68,6 +68,8 @@ class PlayedGame:
     second: int
     winner: int | None
     """The winner's id, or None for a draw."""
+    forfeit: bool = False
+    """Never played: one of the two had withdrawn, and the other wins it."""
 
 
 def played(player_ids: Sequence[int], result: Mapping[str, Any]) -> PlayedGame:

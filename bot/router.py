@@ -18,6 +18,7 @@ from bot.components import (
     LobbyAction,
     ReplayStep,
     ShareRequest,
+    TournamentAction,
 )
 from bot.draw_offers import DrawAction
 from bot.errors import Refusal
@@ -206,6 +207,17 @@ class Router:
         if not plausible(action.lobby_id):
             raise Refusal(_("This table no longer exists."))
         await self.challenges.answer_lobby(interaction, action.lobby_id, action.action)
+
+    async def tournament_action(self, interaction: Interaction,
+                                action: TournamentAction) -> None:
+        """Withdraw from a tournament: a private confirmation first, then the withdrawal."""
+        if not plausible(action.tournament_id):
+            raise Refusal(_("This tournament no longer exists."))
+        tournaments = self.challenges.tournaments
+        if action.action == "withdraw":
+            await tournaments.ask_to_withdraw(interaction, action.tournament_id)
+        else:
+            await tournaments.withdraw(interaction, action.tournament_id)
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
         """Show another page of a (public) leaderboard in place, in the server's language."""

@@ -10,6 +10,7 @@ a guarded write), so a crash at any point only delays what the next look does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections import defaultdict
@@ -20,7 +21,8 @@ import discord
 
 from bot.board import game_title, message_link
 from bot.clock import clock_spec, utcnow
-from bot.errors import Refusal
+from bot.components import TournamentButton
+from bot.errors import GameOver, Refusal
 from bot.games.base import describe_options
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
@@ -73,18 +75,54 @@ def _game_line(game: TournamentGame, tournament: TournamentRecord) -> str:
 
 def _standing_line(row: Standing, tournament: TournamentRecord) -> str:
     """`**1.** Alice — **2½** (3 played: 2 won, 1 drawn, 0 lost · tie-break 1.75)`."""
+    name = tournament.name_of(row.user_id)
+    if any(p.user_id == row.user_id and p.withdrawn_in is not None for p in tournament.players):
+        name = _("{name} (withdrew)").format(name=name)
     return _("**{place}.** {name} — **{points}** ({played} played: {wins} won, {draws} drawn, "
              "{losses} lost · tie-break {tiebreak})").format(
-                 place=row.place, name=tournament.name_of(row.user_id),
+                 place=row.place, name=name,
                  points=points_text(row.points), played=row.played, wins=row.wins,
                  draws=row.draws, losses=row.losses,
                  tiebreak=f"{float(row.tiebreak):g}")
 
 
-def results_of(games: Sequence[TournamentGame]) -> list[PlayedGame]:
-    """The finished games (an aborted game counts for nobody)."""
-    return [played(game.player_ids, game.result) for game in games
-            if game.status is GameStatus.FINISHED and game.result is not None]
+def forfeits(tournament: TournamentRecord, games: Sequence[TournamentGame],
+             round_no: int | None = None) -> list[PlayedGame]:
+    """The games never played because a player had withdrawn, up to the round being played
+    (of round `round_no` only, if given): won by the other, and by nobody if both withdrew."""
+    players = tournament.players
+    played_pairs = {(game.round, game.player_ids) for game in games}
+    found = []
+    rounds = [round_no] if round_no is not None else range(1, tournament.round + 1)
+    for number in rounds:
+        for first, second in pairings(len(players), number, tournament.legs):
+            pair = (players[first], players[second])
+            if (number, (pair[0].user_id, pair[1].user_id)) in played_pairs:
+                continue
+            gone = [player.withdrawn_by(number) for player in pair]
+            if gone == [True, False]:
+                found.append(PlayedGame(pair[0].user_id, pair[1].user_id, pair[1].user_id,
+                                        forfeit=True))
+            elif gone == [False, True]:
+                found.append(PlayedGame(pair[0].user_id, pair[1].user_id, pair[0].user_id,
+                                        forfeit=True))
+    return found
+
+
+def results_of(tournament: TournamentRecord,
+               games: Sequence[TournamentGame]) -> list[PlayedGame]:
+    """The finished games and the forfeits (an aborted game counts for nobody)."""
+    return [*(played(game.player_ids, game.result) for game in games
+              if game.status is GameStatus.FINISHED and game.result is not None),
+            *forfeits(tournament, games)]
+
+
+def _forfeit_line(game: PlayedGame, tournament: TournamentRecord) -> str:
+    """`Alice vs Bob: 1–0 (forfeit)`."""
+    score = "1–0" if game.winner == game.first else "0–1"
+    return _("{first} vs {second}: {score} (forfeit)").format(
+        first=tournament.name_of(game.first), second=tournament.name_of(game.second),
+        score=score)
 
 
 def winners_of(table: Sequence[Standing]) -> list[int]:
@@ -96,7 +134,7 @@ def tournament_embed(tournament: TournamentRecord,
                      games: Sequence[TournamentGame]) -> discord.Embed:
     """The tournament's message: standings, the round being played, the rules of scoring."""
     ids = [player.user_id for player in tournament.players]
-    table = standings(ids, results_of(games))
+    table = standings(ids, results_of(tournament, games))
     rounds = round_count(len(ids), tournament.legs)
     name = GAMES[tournament.game].name
     lines = []
@@ -113,9 +151,11 @@ def tournament_embed(tournament: TournamentRecord,
     lines += ["", _("**Standings**"), *(_standing_line(row, tournament) for row in table)]
     shown_round = tournament.round
     current = [game for game in games if game.round == shown_round]
-    if current and tournament.status is TournamentStatus.RUNNING:
+    lost = forfeits(tournament, games, shown_round)
+    if (current or lost) and tournament.status is TournamentStatus.RUNNING:
         lines += ["", _("**Round {round}**").format(round=shown_round),
-                  *(f"• {_game_line(game, tournament)}" for game in current)]
+                  *(f"• {_game_line(game, tournament)}" for game in current),
+                  *(f"• {_forfeit_line(game, tournament)}" for game in lost)]
         idle = sitting_out(len(ids), shown_round, tournament.legs)
         if idle is not None:
             lines.append("• " + _("{name} sits this round out.").format(
@@ -132,6 +172,16 @@ def tournament_embed(tournament: TournamentRecord,
                             "points: Sonneborn-Berger tie-break (the points of the players "
                             "you beat, half those of the players you drew), then wins."))
     return embed
+
+
+def tournament_view(tournament: TournamentRecord) -> discord.ui.View | None:
+    """🏳️ Withdraw while the tournament runs; nothing once it is over."""
+    if tournament.status is not TournamentStatus.RUNNING:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton(tournament.id, "withdraw", label=_("Withdraw"), emoji="🏳️",
+                                   style=discord.ButtonStyle.secondary))
+    return view
 
 
 class TournamentService:
@@ -182,8 +232,62 @@ class TournamentService:
             raise Refusal(_("This tournament has already started."))
         with use_language(await self.languages.of_server(tournament.guild_id)):
             embed = tournament_embed(tournament, [])
-        await interaction.edit_original_response(content=None, embed=embed, view=None)
+            view = tournament_view(tournament)
+        await interaction.edit_original_response(content=None, embed=embed, view=view)
         await self.advance(tournament.id)
+
+    async def _player_tournament(self, interaction: Interaction,
+                                 tournament_id: int) -> TournamentRecord:
+        """The running tournament, if the clicker plays in it and has not withdrawn."""
+        tournament = await self.db.get_tournament(tournament_id)
+        if tournament is None:
+            raise Refusal(_("This tournament no longer exists."))
+        if tournament.status is not TournamentStatus.RUNNING:
+            raise Refusal(_("This tournament is over."))
+        me = next((p for p in tournament.players if p.user_id == interaction.user.id), None)
+        if me is None:
+            raise Refusal(_("Only the players of this tournament can withdraw from it."))
+        if me.withdrawn_in is not None:
+            raise Refusal(_("You already withdrew from this tournament."))
+        return tournament
+
+    async def ask_to_withdraw(self, interaction: Interaction, tournament_id: int) -> None:
+        """Withdraw clicked: say privately what it does, with a button to confirm."""
+        tournament = await self._player_tournament(interaction, tournament_id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(TournamentButton(tournament.id, "confirm", label=_("Withdraw"),
+                                       emoji="🏳️", style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(
+            _("Withdraw from the {game} tournament? Your game in progress is resigned and your "
+              "games of the next rounds are lost by forfeit; the others play on. It cannot be "
+              "undone.").format(game=GAMES[tournament.game].name), view=view, ephemeral=True)
+
+    async def withdraw(self, interaction: Interaction, tournament_id: int) -> None:
+        """Confirmed: withdraw the player, resign their game in progress, carry on."""
+        tournament = await self._player_tournament(interaction, tournament_id)
+        user = interaction.user.id
+        await interaction.response.edit_message(
+            content=_("🏳️ You withdrew from the {game} tournament.").format(
+                game=GAMES[tournament.game].name), view=None)
+        async with self._locks[tournament_id]:
+            if await self.db.withdraw_from_tournament(tournament_id, user) is None:
+                return  # (a double click: the first one withdrew)
+        for game in await self.db.tournament_games(tournament_id):
+            if game.status is GameStatus.RUNNING and user in game.player_ids:
+                session = await self.sessions.get(game.game_id)
+                if session is not None:
+                    with contextlib.suppress(GameOver):  # it ended meanwhile
+                        await session.resign(user)  # its end carries the tournament on
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            text = _("🏳️ {name} withdrew from the {game} tournament: their next games are "
+                     "lost by forfeit.").format(name=tournament.name_of(user),
+                                                game=GAMES[tournament.game].name)
+        try:
+            await self.publisher.post(tournament.channel_id, Post(text))
+        except PublishFailed as failure:
+            log.info("tournament %s: could not announce a withdrawal: %s", tournament_id,
+                     failure)
+        await self.advance(tournament_id)
 
     async def resume(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> None:
         """After a start: carry on every running tournament of this process's servers (a
@@ -237,6 +341,8 @@ class TournamentService:
             pair = (players[first], players[second])
             if (pair[0].user_id, pair[1].user_id) in have:
                 continue
+            if any(player.withdrawn_by(tournament.round) for player in pair):
+                continue  # a forfeit: nothing to play
             title = f"🏆 {game_title(tournament.game, [player.name for player in pair])}"
             try:
                 thread = await self.publisher.open_thread(
@@ -324,7 +430,7 @@ class TournamentService:
                             games: Sequence[TournamentGame]) -> None:
         """Hail the winner in the tournament's channel (no ping: everyone saw it coming)."""
         ids = [player.user_id for player in tournament.players]
-        table = standings(ids, results_of(games))
+        table = standings(ids, results_of(tournament, games))
         champions = winners_of(table)
         points = points_text(table[0].points)
         with use_language(await self.languages.of_server(tournament.guild_id)):
@@ -350,9 +456,10 @@ class TournamentService:
             return
         with use_language(await self.languages.of_server(tournament.guild_id)):
             embed = tournament_embed(tournament, games)
+            view = tournament_view(tournament)
         try:
             await self.publisher.edit(tournament.channel_id, tournament.message_id,
-                                      Post(embed=embed))
+                                      Post(embed=embed, view=view))
         except PublishFailed as failure:
             log.info("tournament %s: could not update its message: %s", tournament.id,
                      failure)

@@ -425,6 +425,12 @@ class TournamentPlayer:
     position: int
     user_id: int
     name: str
+    withdrawn_in: int | None = None
+    """The round in which they withdrew (their games from then on are forfeited), or None."""
+
+    def withdrawn_by(self, round_no: int) -> bool:
+        """True when they had withdrawn by round `round_no` (in it or before)."""
+        return self.withdrawn_in is not None and self.withdrawn_in <= round_no
 
 
 @dataclass

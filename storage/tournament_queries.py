@@ -34,9 +34,10 @@ async def _read_tournament(sql: Executor, tournament_id: int) -> TournamentRecor
     row = await sql.fetchrow("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
     if row is None:
         return None
-    players = [TournamentPlayer(r["position"], r["user_id"], r["name"]) for r in await sql.fetch(
-        "SELECT position, user_id, name FROM tournament_players WHERE tournament_id = ? "
-        "ORDER BY position", (tournament_id,))]
+    players = [TournamentPlayer(r["position"], r["user_id"], r["name"], r["withdrawn_in"])
+               for r in await sql.fetch(
+                   "SELECT position, user_id, name, withdrawn_in FROM tournament_players "
+                   "WHERE tournament_id = ? ORDER BY position", (tournament_id,))]
     return as_tournament(row, players)
 
 
@@ -128,6 +129,22 @@ class TournamentQueries(DatabaseBase):
             (TournamentStatus.FINISHED.value, now.isoformat(), tournament_id,
              TournamentStatus.RUNNING.value))
         return written.rowcount == 1
+
+    async def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> int | None:
+        """Withdraw a player from a running tournament in its current round; that round, or
+        None when they were not playing in it (or had withdrawn already, or it is over)."""
+
+        async def write(sql: Executor) -> int | None:
+            row = await sql.fetchrow("SELECT round FROM tournaments WHERE id = ? AND status = ?",
+                                     (tournament_id, TournamentStatus.RUNNING.value))
+            if row is None:
+                return None
+            written = await sql.execute(
+                "UPDATE tournament_players SET withdrawn_in = ? WHERE tournament_id = ? AND "
+                "user_id = ? AND withdrawn_in IS NULL", (row["round"], tournament_id, user_id))
+            return int(row["round"]) if written.rowcount == 1 else None
+
+        return await self.write(write)
 
     async def cancel_tournament(self, tournament_id: int, now: datetime) -> bool:
         """Cancel a running tournament (its channel is gone); False when it was not running."""

@@ -324,3 +324,51 @@ async def test_a_server_the_bot_leaves_has_its_tournaments_cancelled(env, world)
     await env.settle()
     assert await tournament_status(env) is TournamentStatus.CANCELLED
     await env.advance_time(2 * RETRY_SECONDS)  # no retry knocks on a server left
+
+
+async def withdraw(member, table) -> None:
+    """`member` clicks Withdraw under the standings and confirms privately."""
+    asked = await member.click(table, label="Withdraw")
+    assert asked.ephemeral, said(asked)
+    assert "Your game in progress is resigned" in said(asked)
+    done = await member.click(asked.response.message, label="Withdraw")
+    assert said(done) == "🏳️ You withdrew from the Qawale tournament."
+
+
+async def test_a_player_who_withdraws_resigns_and_forfeits_the_rest(env, world, dave) -> None:
+    table = await gather(world, world.bob, world.carol, dave)
+    members = {m.id: m for m in (world.alice, world.bob, world.carol, dave)}
+    first, second = round_threads(env, world, 2)
+    quitter = members[(await players_of(env, first))[0]]
+    await withdraw(quitter, tournament_message(world, table))
+    [notice] = [m.content for m in world.channel.history() if m.content.startswith("🏳️")]
+    assert notice.startswith(f"🏳️ {quitter.name.title()} withdrew from the Qawale tournament")
+    final_board = latest_board(first).embeds[0].description
+    assert "resigned" in final_board
+    assert len(world.channel.threads) == 2, "round 2 waits for the other game"
+    await lose(env, second, members[(await players_of(env, second))[0]])
+    # Rounds 2 and 3: one game each is played, the quitter's is a forfeit.
+    for _round in (2, 3):
+        assert len([t for t in world.channel.threads]) == 2 + _round - 1
+        shown = tournament_message(world, table).embeds[0].description
+        assert f"round {_round} of 3" in shown and "(forfeit)" in shown
+        [thread] = round_threads(env, world, 1)
+        seated = await players_of(env, thread)
+        assert quitter.id not in seated
+        await lose(env, thread, members[seated[1]])
+    final = tournament_message(world, table).embeds[0]
+    assert "Over after 3 rounds" in final.description
+    quitter_line = next(line for line in final.description.splitlines()
+                        if f"{quitter.name.title()} (withdrew)" in line)
+    assert "— **0** (3 played: 0 won, 0 drawn, 3 lost" in quitter_line
+    assert final.description.count("(withdrew)") == 1
+    assert not tournament_message(world, table).components, "no Withdraw once it is over"
+
+
+async def test_only_a_player_still_in_it_may_withdraw(env, world, dave) -> None:
+    table = await gather(world, world.bob, world.carol)
+    stranger = await dave.click(tournament_message(world, table), label="Withdraw")
+    assert said(stranger) == "Only the players of this tournament can withdraw from it."
+    await withdraw(world.bob, tournament_message(world, table))
+    again = await world.bob.click(tournament_message(world, table), label="Withdraw")
+    assert said(again) == "You already withdrew from this tournament."

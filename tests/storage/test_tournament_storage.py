@@ -99,3 +99,15 @@ async def test_a_tournament_is_cancelled_once_with_its_channel_or_server(db) -> 
     assert await db.cancel_tournaments_on_server(2, NOW) == []
     assert await db.cancel_tournaments_on_server(1, NOW) == [second]
     assert await db.running_tournaments() == []
+
+
+async def test_a_player_withdraws_once_in_the_round_being_played(db) -> None:
+    tournament_id = await started(db)
+    await db.next_tournament_round(tournament_id, 1)
+    assert await db.withdraw_from_tournament(tournament_id, BOB) == 2
+    assert await db.withdraw_from_tournament(tournament_id, BOB) is None, "once"
+    assert await db.withdraw_from_tournament(tournament_id, 12345) is None, "not a player"
+    bob = next(p for p in (await db.get_tournament(tournament_id)).players if p.user_id == BOB)
+    assert bob.withdrawn_in == 2 and bob.withdrawn_by(2) and not bob.withdrawn_by(1)
+    await db.finish_tournament(tournament_id, NOW)
+    assert await db.withdraw_from_tournament(tournament_id, ALICE) is None, "it is over"

@@ -78,12 +78,18 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
         title = _("⚔️ {game} challenge").format(game=entry.name)
     embed = discord.Embed(title=title, description=description,
                           colour=discord.Colour.gold())
-    if challenge.options:
-        embed.add_field(name=_("Options"),
-                        value=describe_options(GAMES[challenge.game], challenge.options))
-    embed.add_field(name=_("Clock"), value=_(clock_spec(challenge.clock).label))
+    return with_terms(embed, challenge.game, challenge.options, challenge.clock,
+                      challenge.casual)
+
+
+def with_terms(embed: discord.Embed, game: str, options: dict[str, Any], clock: str,
+               casual: bool) -> discord.Embed:
+    """`embed` with the fields of what its games are played under: options, clock, rating."""
+    if options:
+        embed.add_field(name=_("Options"), value=describe_options(GAMES[game], options))
+    embed.add_field(name=_("Clock"), value=_(clock_spec(clock).label))
     embed.add_field(name=_("Rating"), value=_("Casual: counts for no rating")
-                    if challenge.casual else _("Rated"))
+                    if casual else _("Rated"))
     return embed
 
 

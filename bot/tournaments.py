@@ -20,10 +20,10 @@ from typing import Any, Final
 import discord
 
 from bot.board import game_title, message_link
-from bot.clock import clock_spec, utcnow
+from bot.challenge_posts import with_terms
+from bot.clock import utcnow
 from bot.components import TournamentButton
 from bot.errors import GameOver, Refusal
-from bot.games.base import describe_options
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.replay import and_join
@@ -160,14 +160,9 @@ def tournament_embed(tournament: TournamentRecord,
         if idle is not None:
             lines.append("• " + _("{name} sits this round out.").format(
                 name=tournament.players[idle].name))
-    embed = discord.Embed(title=_("🏆 {game} tournament").format(game=name),
-                          description="\n".join(lines), colour=discord.Colour.gold())
-    if tournament.options:
-        embed.add_field(name=_("Options"),
-                        value=describe_options(GAMES[tournament.game], tournament.options))
-    embed.add_field(name=_("Clock"), value=_(clock_spec(tournament.clock).label))
-    embed.add_field(name=_("Rating"), value=_("Casual: counts for no rating")
-                    if tournament.casual else _("Rated"))
+    embed = with_terms(discord.Embed(title=_("🏆 {game} tournament").format(game=name),
+                                     description="\n".join(lines), colour=discord.Colour.gold()),
+                       tournament.game, tournament.options, tournament.clock, tournament.casual)
     embed.set_footer(text=_("A win scores 1 point, a draw ½, an aborted game nothing. Level on "
                             "points: Sonneborn-Berger tie-break (the points of the players "
                             "you beat, half those of the players you drew), then wins."))

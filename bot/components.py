@@ -16,7 +16,7 @@ handler. This is discord.py's DynamicItem pattern (examples/views/dynamic_counte
 | `lp` | HistoryButton | `lp:<member>:<page>:<p or n>` |
 | `lv` | ReplayButton | `lv:<game>:<position>:<f, p, n, l or o>` (o: open a private viewer) |
 | `lh` | ShareButton | `lh:games` or `lh:rules:<game>` |
-| `lt` | TournamentButton | `lt:<tournament>:<withdraw or confirm>` |
+| `lt` | TournamentButton | `lt:<tournament>:<withdraw, confirm, cancel or cancel_confirm>` |
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ TEMPLATES: dict[Prefix, str] = {
     Prefix.REPLAY: r"lv:(?P<game>\d+):(?P<position>\d+):(?P<dir>[fpnlom])",
     Prefix.SHARE: r"lh:(?P<what>games|rules)(?::(?P<game>[a-z_]+))?",
     Prefix.CHALLENGE_PICK: r"lk:(?P<opponent>\d+)",
-    Prefix.TOURNAMENT: r"lt:(?P<tournament>\d+):(?P<action>withdraw|confirm)",
+    Prefix.TOURNAMENT:
+        r"lt:(?P<tournament>\d+):(?P<action>withdraw|confirm|cancel|cancel_confirm)",
 }
 """The regular expression of each kind of custom_id (what DynamicItem matches)."""
 
@@ -212,7 +213,7 @@ class ChallengePick:
 
 @dataclass(frozen=True)
 class TournamentAction:
-    """Withdraw under a tournament's standings, and its private confirmation."""
+    """Withdraw or Cancel under a tournament's standings, and their private confirmations."""
 
     tournament_id: int
     action: str

@@ -210,14 +210,18 @@ class Router:
 
     async def tournament_action(self, interaction: Interaction,
                                 action: TournamentAction) -> None:
-        """Withdraw from a tournament: a private confirmation first, then the withdrawal."""
+        """Withdraw from a tournament, or cancel it: a private confirmation first."""
         if not plausible(action.tournament_id):
             raise Refusal(_("This tournament no longer exists."))
         tournaments = self.challenges.tournaments
         if action.action == "withdraw":
             await tournaments.ask_to_withdraw(interaction, action.tournament_id)
-        else:
+        elif action.action == "confirm":
             await tournaments.withdraw(interaction, action.tournament_id)
+        elif action.action == "cancel":
+            await tournaments.ask_to_cancel(interaction, action.tournament_id)
+        else:
+            await tournaments.cancel(interaction, action.tournament_id)
 
     async def leaderboard_page(self, interaction: Interaction, page: LeaderboardPage) -> None:
         """Show another page of a (public) leaderboard in place, in the server's language."""

@@ -142,6 +142,9 @@ def tournament_embed(tournament: TournamentRecord,
         champions = and_join([f"**{tournament.name_of(uid)}**" for uid in winners_of(table)])
         lines.append(_("🏁 Over after {rounds} rounds. 🥇 {champions}").format(
             rounds=rounds, champions=champions))
+    elif tournament.status is TournamentStatus.CANCELLED:
+        lines.append(_("🛑 Cancelled in round {round} of {rounds}: the standings as they "
+                       "were.").format(round=tournament.round, rounds=rounds))
     else:
         meets = (_("Everyone plays everyone once") if tournament.legs == 1
                  else _("Everyone plays everyone twice, seats swapped"))
@@ -170,12 +173,14 @@ def tournament_embed(tournament: TournamentRecord,
 
 
 def tournament_view(tournament: TournamentRecord) -> discord.ui.View | None:
-    """🏳️ Withdraw while the tournament runs; nothing once it is over."""
+    """🏳️ Withdraw and 🛑 Cancel tournament while it runs; nothing once it is over."""
     if tournament.status is not TournamentStatus.RUNNING:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(TournamentButton(tournament.id, "withdraw", label=_("Withdraw"), emoji="🏳️",
                                    style=discord.ButtonStyle.secondary))
+    view.add_item(TournamentButton(tournament.id, "cancel", label=_("Cancel tournament"),
+                                   emoji="🛑", style=discord.ButtonStyle.secondary))
     return view
 
 
@@ -283,6 +288,55 @@ class TournamentService:
             log.info("tournament %s: could not announce a withdrawal: %s", tournament_id,
                      failure)
         await self.advance(tournament_id)
+
+    async def _cancellable(self, interaction: Interaction,
+                           tournament_id: int) -> TournamentRecord:
+        """The running tournament, if the clicker hosts it or moderates the channel."""
+        tournament = await self.db.get_tournament(tournament_id)
+        if tournament is None:
+            raise Refusal(_("This tournament no longer exists."))
+        if tournament.status is not TournamentStatus.RUNNING:
+            raise Refusal(_("This tournament is over."))
+        perms = interaction.permissions
+        if interaction.user.id != tournament.host_id and not (
+                perms.manage_messages or perms.manage_threads):
+            raise Refusal(_("Only {host}, who opened this tournament, or a moderator (Manage "
+                            "Messages or Manage Threads) can cancel it.").format(
+                                host=tournament.name_of(tournament.host_id)))
+        return tournament
+
+    async def ask_to_cancel(self, interaction: Interaction, tournament_id: int) -> None:
+        """Cancel tournament clicked: say privately what it does, with a button to confirm."""
+        tournament = await self._cancellable(interaction, tournament_id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(TournamentButton(tournament.id, "cancel_confirm",
+                                       label=_("Cancel tournament"), emoji="🛑",
+                                       style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(
+            _("Cancel the {game} tournament? No further round opens; its games in progress "
+              "go on as ordinary games. It cannot be undone.").format(
+                  game=GAMES[tournament.game].name), view=view, ephemeral=True)
+
+    async def cancel(self, interaction: Interaction, tournament_id: int) -> None:
+        """Confirmed: cancel the tournament, say so in the channel and on its message."""
+        tournament = await self._cancellable(interaction, tournament_id)
+        async with self._locks[tournament_id]:
+            if not await self.db.cancel_tournament(tournament_id, utcnow()):
+                raise Refusal(_("This tournament is over."))
+        await interaction.response.edit_message(
+            content=_("🛑 You cancelled the {game} tournament.").format(
+                game=GAMES[tournament.game].name), view=None)
+        tournament.status = TournamentStatus.CANCELLED
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            text = _("🛑 {name} cancelled the {game} tournament in round {round}.").format(
+                name=interaction.user.display_name, game=GAMES[tournament.game].name,
+                round=tournament.round)
+        try:
+            await self.publisher.post(tournament.channel_id, Post(text))
+        except PublishFailed as failure:
+            log.info("tournament %s: could not announce its cancellation: %s", tournament_id,
+                     failure)
+        await self._show(tournament, await self.db.tournament_games(tournament_id))
 
     async def resume(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> None:
         """After a start: carry on every running tournament of this process's servers (a

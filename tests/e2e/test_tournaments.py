@@ -372,3 +372,42 @@ async def test_only_a_player_still_in_it_may_withdraw(env, world, dave) -> None:
     await withdraw(world.bob, tournament_message(world, table))
     again = await world.bob.click(tournament_message(world, table), label="Withdraw")
     assert said(again) == "You already withdrew from this tournament."
+
+
+async def cancel(member, table):
+    """`member` clicks Cancel tournament and confirms privately; the confirmation's answer."""
+    asked = await member.click(table, label="Cancel tournament")
+    assert asked.ephemeral and "No further round opens" in said(asked), said(asked)
+    return await member.click(asked.response.message, label="Cancel tournament")
+
+
+async def test_the_host_cancels_a_tournament_and_its_games_go_on_as_ordinary_games(
+    env, world
+) -> None:
+    table = await gather(world, world.bob, world.carol)
+    [thread] = round_threads(env, world, 1)
+    done = await cancel(world.alice, tournament_message(world, table))
+    assert said(done) == "🛑 You cancelled the Qawale tournament."
+    assert world.channel.history()[-1].content == \
+        "🛑 Alice cancelled the Qawale tournament in round 1."
+    shown = tournament_message(world, table)
+    assert "🛑 Cancelled in round 1 of 3" in shown.embeds[0].description
+    assert not shown.components
+    members = {m.id: m for m in (world.alice, world.bob, world.carol)}
+    await lose(env, thread, members[(await players_of(env, thread))[0]])
+    assert len(world.channel.threads) == 1, "no round opens after a cancellation"
+    assert await tournament_status(env) is TournamentStatus.CANCELLED
+
+
+async def test_only_the_host_or_a_moderator_cancels_a_tournament(env, world) -> None:
+    table = await gather(world, world.bob, world.carol)
+    refused = await world.bob.click(tournament_message(world, table), label="Cancel tournament")
+    assert said(refused) == ("Only Alice, who opened this tournament, or a moderator (Manage "
+                             "Messages or Manage Threads) can cancel it.")
+    moderators = world.guild.create_role(
+        "Moderators", permissions=discord.Permissions(manage_messages=True))
+    erin = world.guild.add_member(env.create_user("erin", global_name="Erin"),
+                                  roles=[moderators])
+    done = await cancel(erin, tournament_message(world, table))
+    assert said(done) == "🛑 You cancelled the Qawale tournament."
+    assert await tournament_status(env) is TournamentStatus.CANCELLED

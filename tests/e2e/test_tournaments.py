@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.challenge_posts import TOURNAMENT_TABLE_TIMEOUT
+from bot.publisher import DiscordPublisher
 from bot.tournaments import RETRY_SECONDS, TournamentService
 from storage import TournamentStatus
 from tests.e2e.helpers import bot_of, latest_board, said, simultaneously
@@ -411,3 +412,32 @@ async def test_only_the_host_or_a_moderator_cancels_a_tournament(env, world) -> 
     done = await cancel(erin, tournament_message(world, table))
     assert said(done) == "🛑 You cancelled the Qawale tournament."
     assert await tournament_status(env) is TournamentStatus.CANCELLED
+
+
+async def test_a_round_a_crash_left_half_open_is_completed_at_the_restart(
+    env, world, dave, database_url, monkeypatch, allowed_errors
+) -> None:
+    allowed_errors.append(RuntimeError)
+    real_open = DiscordPublisher.open_thread
+    opened = []
+
+    async def crash_on_the_second(self, channel_id: int, name: str) -> int:
+        if opened:
+            raise RuntimeError("the process dies here")
+        opened.append(name)
+        return await real_open(self, channel_id, name)
+
+    monkeypatch.setattr(DiscordPublisher, "open_thread", crash_on_the_second)
+    table = await open_tournament(world)
+    for member in (world.bob, world.carol, dave):
+        await member.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    assert len(world.channel.threads) == 1, "the crash came between the round's two games"
+    monkeypatch.undo()
+    await restart(env, database_url)
+    assert len(world.channel.threads) == 2
+    games = await bot_of(env).db.tournament_games(1)
+    assert [game.round for game in games] == [1, 1]
+    assert len({uid for game in games for uid in game.player_ids}) == 4, "each plays once"
+    for thread in world.channel.threads:
+        assert latest_board(thread).components

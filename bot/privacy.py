@@ -42,6 +42,7 @@ class PrivacyService:
             _("Your settings (DM reminders, challenges, your Discord language for DMs): "
               "{kept}.").format(kept=_("kept") if data.settings else _("none")),
             _("Your waiting challenges and tables: {n}.").format(n=data.waiting_challenges),
+            _("Your name and place in tournaments: {n}.").format(n=data.tournaments),
             "",
             _("**`/privacy forget:`** forgets you for good: in every game you played, your "
               "name becomes “Forgotten player” and your account is no longer linked; your "

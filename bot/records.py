@@ -379,6 +379,10 @@ class RecordsService:
                                   "yet.").format(name=user.display_name)
         else:
             embed.set_footer(text=_("Add game: to see one game's rating over time."))
+        played, won = await self.db.tournaments_of(user.id, guild_id)
+        if played:
+            embed.add_field(name=_("🏆 Tournaments"), inline=False, value=_(
+                "{played} played · {won} won").format(played=played, won=won))
         return embed
 
     async def server_stats(self, guild_id: int, server: str) -> discord.Embed:

@@ -373,7 +373,10 @@ class TournamentService:
                         break  # (another process moved it on: it opens the round)
                     tournament.round += 1
                     continue  # a round whose games all ended at once (aborted) moves on too
-                if await self.db.finish_tournament(tournament_id, utcnow()):
+                table = standings([p.user_id for p in tournament.players],
+                                  results_of(tournament, games))
+                places = {row.user_id: row.place for row in table}
+                if await self.db.finish_tournament(tournament_id, utcnow(), places):
                     tournament.status = TournamentStatus.FINISHED
                     await self._announce_end(tournament, games)
                 break

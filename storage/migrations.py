@@ -300,6 +300,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 user_id       INTEGER NOT NULL,
                 name          TEXT    NOT NULL,
                 withdrawn_in  INTEGER,
+                place         INTEGER,
                 PRIMARY KEY (tournament_id, position)
             )
             """,
@@ -348,7 +349,8 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "id", "table_id", "game", "guild_id", "channel_id", "message_id", "host_id", "options",
         "clock", "casual", "legs", "round", "status", "created_at", "finished_at",
     ),
-    "tournament_players": ("tournament_id", "position", "user_id", "name", "withdrawn_in"),
+    "tournament_players": ("tournament_id", "position", "user_id", "name", "withdrawn_in",
+                           "place"),
     "tournament_games": ("game_id", "tournament_id", "round"),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that

@@ -427,6 +427,8 @@ class TournamentPlayer:
     name: str
     withdrawn_in: int | None = None
     """The round in which they withdrew (their games from then on are forfeited), or None."""
+    place: int | None = None
+    """Their final place (1: a winner), once the tournament is over."""
 
     def withdrawn_by(self, round_no: int) -> bool:
         """True when they had withdrawn by round `round_no` (in it or before)."""

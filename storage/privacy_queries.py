@@ -44,6 +44,8 @@ class MemberData:
     rated_games: int
     waiting_challenges: int
     settings: bool
+    tournaments: int = 0
+    """Tournaments that keep their name and place (running or over)."""
 
 
 def is_forgotten(user_id: int) -> bool:
@@ -70,9 +72,11 @@ class PrivacyQueries(DatabaseBase):
             settings = await sql.fetch(
                 "SELECT 1 FROM player_settings WHERE user_id = ?", (user_id,))
             waiting = await _challenges_of(sql, user_id, pending_only=True)
-            assert games is not None and rated is not None  # aggregates give one row
+            tournaments = await sql.fetchrow(
+                "SELECT COUNT(*) AS n FROM tournament_players WHERE user_id = ?", (user_id,))
+            assert games is not None and rated is not None and tournaments is not None
             return MemberData(int(games["games"]), int(games["running"]), int(rated["n"]),
-                              len(waiting), bool(settings))
+                              len(waiting), bool(settings), int(tournaments["n"]))
 
         return await self._read(read)
 

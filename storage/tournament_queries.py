@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -34,9 +35,10 @@ async def _read_tournament(sql: Executor, tournament_id: int) -> TournamentRecor
     row = await sql.fetchrow("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
     if row is None:
         return None
-    players = [TournamentPlayer(r["position"], r["user_id"], r["name"], r["withdrawn_in"])
+    players = [TournamentPlayer(r["position"], r["user_id"], r["name"], r["withdrawn_in"],
+                                r["place"])
                for r in await sql.fetch(
-                   "SELECT position, user_id, name, withdrawn_in FROM tournament_players "
+                   "SELECT position, user_id, name, withdrawn_in, place FROM tournament_players "
                    "WHERE tournament_id = ? ORDER BY position", (tournament_id,))]
     return as_tournament(row, players)
 
@@ -122,13 +124,35 @@ class TournamentQueries(DatabaseBase):
             (finished_round + 1, tournament_id, finished_round, TournamentStatus.RUNNING.value))
         return written.rowcount == 1
 
-    async def finish_tournament(self, tournament_id: int, now: datetime) -> bool:
-        """Mark a running tournament finished; False when it already was."""
-        written = await self._write(
-            "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
-            (TournamentStatus.FINISHED.value, now.isoformat(), tournament_id,
-             TournamentStatus.RUNNING.value))
-        return written.rowcount == 1
+    async def finish_tournament(self, tournament_id: int, now: datetime,
+                                places: Mapping[int, int] | None = None) -> bool:
+        """Mark a running tournament finished with its players' final `places` (by user
+        id), in one transaction; False when it was not running."""
+
+        async def write(sql: Executor) -> bool:
+            written = await sql.execute(
+                "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
+                (TournamentStatus.FINISHED.value, now.isoformat(), tournament_id,
+                 TournamentStatus.RUNNING.value))
+            if written.rowcount != 1:
+                return False
+            await sql.executemany(
+                "UPDATE tournament_players SET place = ? WHERE tournament_id = ? AND user_id = ?",
+                [(place, tournament_id, uid) for uid, place in (places or {}).items()])
+            return True
+
+        return await self.write(write)
+
+    async def tournaments_of(self, user_id: int, guild_id: int | None) -> tuple[int, int]:
+        """How many tournaments `user_id` finished on a server, and how many they won (first
+        place, shared or not)."""
+        rows = await self._fetch(
+            """SELECT COUNT(*) AS played,
+                      COALESCE(SUM(CASE WHEN p.place = 1 THEN 1 ELSE 0 END), 0) AS won
+               FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
+               WHERE p.user_id = ? AND t.guild_id = ? AND t.status = ?""",
+            (user_id, guild_id, TournamentStatus.FINISHED.value))
+        return int(rows[0]["played"]), int(rows[0]["won"])
 
     async def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> int | None:
         """Withdraw a player from a running tournament in its current round; that round, or

@@ -91,6 +91,10 @@ async def test_three_players_meet_each_other_round_by_round_and_the_winner_is_ha
     assert standings[2].startswith("**3.** Carol — **0**")
     assert world.channel.history()[-1].content == (
         "🏆 The Qawale tournament is over: **Alice** wins it with 2 points!")
+    for member, won in ((world.alice, 1), (world.carol, 0)):
+        stats = await member.slash(world.channel, "stats")
+        [field] = [f for f in stats.response.embeds[0].fields if f.name == "🏆 Tournaments"]
+        assert field.value == f"1 played · {won} won"
 
 
 async def test_a_table_needs_three_players_and_only_the_host_starts_it(env, world) -> None:

@@ -66,9 +66,15 @@ async def test_a_rounds_games_belong_to_it_and_the_round_moves_on_once(db) -> No
     assert await db.next_tournament_round(tournament_id, 1)
     assert not await db.next_tournament_round(tournament_id, 1), "moved on once"
     assert (await db.get_tournament(tournament_id)).round == 2
-    assert await db.finish_tournament(tournament_id, NOW)
-    assert not await db.finish_tournament(tournament_id, NOW)
+    assert await db.tournaments_of(ALICE, 1) == (0, 0), "not over yet"
+    assert await db.finish_tournament(tournament_id, NOW, {ALICE: 1, BOB: 1, CAROL: 3})
+    assert not await db.finish_tournament(tournament_id, NOW, {CAROL: 1})
     assert await db.running_tournaments() == []
+    assert {p.user_id: p.place for p in (await db.get_tournament(tournament_id)).players} == {
+        ALICE: 1, BOB: 1, CAROL: 3}
+    assert await db.tournaments_of(BOB, 1) == (1, 1)
+    assert await db.tournaments_of(CAROL, 1) == (1, 0)
+    assert await db.tournaments_of(CAROL, 2) == (0, 0), "another server"
 
 
 async def test_a_player_is_forgotten_only_once_their_tournament_is_over(db) -> None:

@@ -37,7 +37,7 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.games.*"},  # each game's controls: bot/games/<game>.py
     {"bot.games", "bot.board", "bot.automatic"},
     {"bot.guide", "bot.challenge_posts", "bot.in_progress"},
-    {"bot.server_stats"},
+    {"bot.server_stats", "bot.tournament_posts"},
     {"bot.session_base"},
     {"bot.session_draws", "bot.session_clock", "bot.session_aids"},
     {"bot.sessions"},

@@ -1,0 +1,194 @@
+"""A tournament's public messages: the standings under their title, the call of each round
+and the end, in the current language (the service posts them and edits them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.board import message_link
+from bot.challenge_posts import with_terms
+from bot.components import TournamentButton
+from bot.replay import and_join
+from bot.round_robin import (
+    PlayedGame,
+    Standing,
+    pairings,
+    played,
+    points_text,
+    round_count,
+    sitting_out,
+    standings,
+)
+from engines import GAMES
+from i18n import _
+from storage import GameStatus, TournamentGame, TournamentRecord, TournamentStatus
+
+
+def _game_line(game: TournamentGame, tournament: TournamentRecord) -> str:
+    """`Alice vs Bob in #thread: 1–0`, in the current language."""
+    first, second = (tournament.name_of(uid) for uid in game.player_ids)
+    if game.status is GameStatus.RUNNING:
+        score = "⏳"
+    elif game.status is GameStatus.ABORTED or game.result is None:
+        score = _("aborted")
+    else:
+        outcome = played(game.player_ids, game.result)
+        score = "½–½" if outcome.winner is None else (
+            "1–0" if outcome.winner == game.player_ids[0] else "0–1")
+    return _("{first} vs {second} in <#{thread}>: {score}").format(
+        first=first, second=second, thread=game.channel_id, score=score)
+
+
+def _standing_line(row: Standing, tournament: TournamentRecord) -> str:
+    """`**1.** Alice — **2½** (3 played: 2 won, 1 drawn, 0 lost · tie-break 1.75)`."""
+    name = tournament.name_of(row.user_id)
+    if any(p.user_id == row.user_id and p.withdrawn_in is not None for p in tournament.players):
+        name = _("{name} (withdrew)").format(name=name)
+    return _("**{place}.** {name} — **{points}** ({played} played: {wins} won, {draws} drawn, "
+             "{losses} lost · tie-break {tiebreak})").format(
+                 place=row.place, name=name,
+                 points=points_text(row.points), played=row.played, wins=row.wins,
+                 draws=row.draws, losses=row.losses,
+                 tiebreak=f"{float(row.tiebreak):g}")
+
+
+def forfeits(tournament: TournamentRecord, games: Sequence[TournamentGame],
+             round_no: int | None = None) -> list[PlayedGame]:
+    """The games never played because a player had withdrawn, up to the round being played
+    (of round `round_no` only, if given): won by the other, and by nobody if both withdrew."""
+    players = tournament.players
+    played_pairs = {(game.round, game.player_ids) for game in games}
+    found = []
+    rounds = [round_no] if round_no is not None else range(1, tournament.round + 1)
+    for number in rounds:
+        for first, second in pairings(len(players), number, tournament.legs):
+            pair = (players[first], players[second])
+            if (number, (pair[0].user_id, pair[1].user_id)) in played_pairs:
+                continue
+            gone = [player.withdrawn_by(number) for player in pair]
+            if gone == [True, False]:
+                found.append(PlayedGame(pair[0].user_id, pair[1].user_id, pair[1].user_id,
+                                        forfeit=True))
+            elif gone == [False, True]:
+                found.append(PlayedGame(pair[0].user_id, pair[1].user_id, pair[0].user_id,
+                                        forfeit=True))
+    return found
+
+
+def results_of(tournament: TournamentRecord,
+               games: Sequence[TournamentGame]) -> list[PlayedGame]:
+    """The finished games and the forfeits (an aborted game counts for nobody)."""
+    return [*(played(game.player_ids, game.result) for game in games
+              if game.status is GameStatus.FINISHED and game.result is not None),
+            *forfeits(tournament, games)]
+
+
+def _forfeit_line(game: PlayedGame, tournament: TournamentRecord) -> str:
+    """`Alice vs Bob: 1–0 (forfeit)`."""
+    score = "1–0" if game.winner == game.first else "0–1"
+    return _("{first} vs {second}: {score} (forfeit)").format(
+        first=tournament.name_of(game.first), second=tournament.name_of(game.second),
+        score=score)
+
+
+def winners_of(table: Sequence[Standing]) -> list[int]:
+    """Who shares first place."""
+    return [row.user_id for row in table if row.place == 1]
+
+
+def tournament_embed(tournament: TournamentRecord,
+                     games: Sequence[TournamentGame]) -> discord.Embed:
+    """The tournament's message: standings, the round being played, the rules of scoring."""
+    ids = [player.user_id for player in tournament.players]
+    table = standings(ids, results_of(tournament, games))
+    rounds = round_count(len(ids), tournament.legs)
+    name = GAMES[tournament.game].name
+    lines = []
+    if tournament.status is TournamentStatus.FINISHED:
+        champions = and_join([f"**{tournament.name_of(uid)}**" for uid in winners_of(table)])
+        lines.append(_("🏁 Over after {rounds} rounds. 🥇 {champions}").format(
+            rounds=rounds, champions=champions))
+    elif tournament.status is TournamentStatus.CANCELLED:
+        lines.append(_("🛑 Cancelled in round {round} of {rounds}: the standings as they "
+                       "were.").format(round=tournament.round, rounds=rounds))
+    else:
+        meets = (_("Everyone plays everyone once") if tournament.legs == 1
+                 else _("Everyone plays everyone twice, seats swapped"))
+        lines.append(_("{host} hosts it. {meets}: **round {round} of {rounds}**.").format(
+            host=f"<@{tournament.host_id}>", meets=meets, round=tournament.round,
+            rounds=rounds))
+    lines += ["", _("**Standings**"), *(_standing_line(row, tournament) for row in table)]
+    shown_round = tournament.round
+    current = [game for game in games if game.round == shown_round]
+    lost = forfeits(tournament, games, shown_round)
+    if (current or lost) and tournament.status is TournamentStatus.RUNNING:
+        lines += ["", _("**Round {round}**").format(round=shown_round),
+                  *(f"• {_game_line(game, tournament)}" for game in current),
+                  *(f"• {_forfeit_line(game, tournament)}" for game in lost)]
+        idle = sitting_out(len(ids), shown_round, tournament.legs)
+        if idle is not None:
+            lines.append("• " + _("{name} sits this round out.").format(
+                name=tournament.players[idle].name))
+    embed = with_terms(discord.Embed(title=_("🏆 {game} tournament").format(game=name),
+                                     description="\n".join(lines), colour=discord.Colour.gold()),
+                       tournament.game, tournament.options, tournament.clock, tournament.casual)
+    embed.set_footer(text=_("A win scores 1 point, a draw ½, an aborted game nothing. Level on "
+                            "points: Sonneborn-Berger tie-break (the points of the players "
+                            "you beat, half those of the players you drew), then wins."))
+    return embed
+
+
+def tournament_view(tournament: TournamentRecord) -> discord.ui.View | None:
+    """🏳️ Withdraw and 🛑 Cancel tournament while it runs; nothing once it is over."""
+    if tournament.status is not TournamentStatus.RUNNING:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton(tournament.id, "withdraw", label=_("Withdraw"), emoji="🏳️",
+                                   style=discord.ButtonStyle.secondary))
+    view.add_item(TournamentButton(tournament.id, "cancel", label=_("Cancel tournament"),
+                                   emoji="🛑", style=discord.ButtonStyle.secondary))
+    return view
+
+
+def table_of(tournament: TournamentRecord,
+             games: Sequence[TournamentGame]) -> list[Standing]:
+    """The tournament's standings from its games and forfeits so far."""
+    return standings([player.user_id for player in tournament.players],
+                     results_of(tournament, games))
+
+
+def round_call(tournament: TournamentRecord, current: Sequence[TournamentGame]) -> str:
+    """`🏆 Round 2 of 3 of the Qawale tournament: @A vs @B in #thread.`, who sits it out, and
+    the link to the standings."""
+    rounds = round_count(len(tournament.players), tournament.legs)
+    games = " · ".join(_("<@{first}> vs <@{second}> in <#{thread}>").format(
+        first=game.player_ids[0], second=game.player_ids[1], thread=game.channel_id)
+        for game in current)
+    text = _("🏆 **Round {round} of {rounds}** of the {game} tournament: {games}.").format(
+        round=tournament.round, rounds=rounds, game=GAMES[tournament.game].name, games=games)
+    idle = sitting_out(len(tournament.players), tournament.round, tournament.legs)
+    if idle is not None:
+        text += " " + _("{name} sits this round out.").format(
+            name=tournament.players[idle].name)
+    if tournament.message_id is not None:
+        text += " " + _("[Standings]({link})").format(link=message_link(
+            tournament.guild_id, tournament.channel_id, tournament.message_id))
+    return text
+
+
+def end_call(tournament: TournamentRecord, games: Sequence[TournamentGame]) -> str:
+    """`🏆 The Qawale tournament is over: **Alice** wins it with 2 points!` (or the names
+    sharing first place)."""
+    table = table_of(tournament, games)
+    champions = winners_of(table)
+    points = points_text(table[0].points)
+    name = GAMES[tournament.game].name
+    if len(champions) == 1:
+        return _("🏆 The {game} tournament is over: **{name}** wins it with {points} "
+                 "points!").format(game=name, name=tournament.name_of(champions[0]),
+                                   points=points)
+    return _("🏆 The {game} tournament is over: {names} share first place with {points} "
+             "points!").format(game=name, points=points, names=and_join(
+                 [f"**{tournament.name_of(uid)}**" for uid in champions]))

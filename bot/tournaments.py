@@ -106,14 +106,19 @@ class TournamentService:
         await interaction.edit_original_response(content=None, embed=embed, view=view)
         await self.advance(tournament.id)
 
-    async def _player_tournament(self, interaction: Interaction,
-                                 tournament_id: int) -> TournamentRecord:
-        """The running tournament, if the clicker plays in it and has not withdrawn."""
+    async def _running(self, tournament_id: int) -> TournamentRecord:
+        """The tournament, if it is still being played; a Refusal saying why not."""
         tournament = await self.db.get_tournament(tournament_id)
         if tournament is None:
             raise Refusal(_("This tournament no longer exists."))
         if tournament.status is not TournamentStatus.RUNNING:
             raise Refusal(_("This tournament is over."))
+        return tournament
+
+    async def _player_tournament(self, interaction: Interaction,
+                                 tournament_id: int) -> TournamentRecord:
+        """The running tournament, if the clicker plays in it and has not withdrawn."""
+        tournament = await self._running(tournament_id)
         me = next((p for p in tournament.players if p.user_id == interaction.user.id), None)
         if me is None:
             raise Refusal(_("Only the players of this tournament can withdraw from it."))
@@ -152,21 +157,13 @@ class TournamentService:
             text = _("🏳️ {name} withdrew from the {game} tournament: their next games are "
                      "lost by forfeit.").format(name=tournament.name_of(user),
                                                 game=GAMES[tournament.game].name)
-        try:
-            await self.publisher.post(tournament.channel_id, Post(text))
-        except PublishFailed as failure:
-            log.info("tournament %s: could not announce a withdrawal: %s", tournament_id,
-                     failure)
+        await self._say(tournament, Post(text), "a withdrawal")
         await self.advance(tournament_id)
 
     async def _cancellable(self, interaction: Interaction,
                            tournament_id: int) -> TournamentRecord:
         """The running tournament, if the clicker hosts it or moderates the channel."""
-        tournament = await self.db.get_tournament(tournament_id)
-        if tournament is None:
-            raise Refusal(_("This tournament no longer exists."))
-        if tournament.status is not TournamentStatus.RUNNING:
-            raise Refusal(_("This tournament is over."))
+        tournament = await self._running(tournament_id)
         perms = interaction.permissions
         if interaction.user.id != tournament.host_id and not (
                 perms.manage_messages or perms.manage_threads):
@@ -201,11 +198,7 @@ class TournamentService:
             text = _("🛑 {name} cancelled the {game} tournament in round {round}.").format(
                 name=interaction.user.display_name, game=GAMES[tournament.game].name,
                 round=tournament.round)
-        try:
-            await self.publisher.post(tournament.channel_id, Post(text))
-        except PublishFailed as failure:
-            log.info("tournament %s: could not announce its cancellation: %s", tournament_id,
-                     failure)
+        await self._say(tournament, Post(text), "its cancellation")
         await self._show(tournament, await self.db.tournament_games(tournament_id))
 
     async def resume(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> None:
@@ -307,10 +300,7 @@ class TournamentService:
                      "tournament: I need **Create Public Threads** and **Send Messages in "
                      "Threads** here. I try again every few minutes.").format(
                          round=tournament.round, game=GAMES[tournament.game].name)
-        try:
-            await self.publisher.post(tournament.channel_id, Post(text))
-        except PublishFailed:
-            log.info("tournament %s: could not say so either", tournament.id)
+        await self._say(tournament, Post(text), "a refused thread")
 
     async def _retry(self, tournament_id: int) -> None:
         await asyncio.sleep(RETRY_SECONDS)
@@ -325,22 +315,23 @@ class TournamentService:
         """Ping the round's players in the tournament's channel, with their games' threads."""
         with use_language(await self.languages.of_server(tournament.guild_id)):
             text = round_call(tournament, current)
-        try:
-            await self.publisher.post(tournament.channel_id, Post(
-                text, mentions=discord.AllowedMentions(users=True)))
-        except PublishFailed as failure:  # the games are open; their threads ping anyway
-            log.info("tournament %s: could not announce round %s: %s", tournament.id,
-                     tournament.round, failure)
+        # (Not posted: the games are open all the same, and their threads ping their players.)
+        await self._say(tournament, Post(text, mentions=discord.AllowedMentions(users=True)),
+                        f"round {tournament.round}")
 
     async def _announce_end(self, tournament: TournamentRecord,
                             games: Sequence[TournamentGame]) -> None:
         """Hail the winner in the tournament's channel (no ping: everyone saw it coming)."""
         with use_language(await self.languages.of_server(tournament.guild_id)):
             text = end_call(tournament, games)
+        await self._say(tournament, Post(text), "its end")
+
+    async def _say(self, tournament: TournamentRecord, post: Post, what: str) -> None:
+        """Post in the tournament's channel, best effort: the tournament goes on without."""
         try:
-            await self.publisher.post(tournament.channel_id, Post(text))
+            await self.publisher.post(tournament.channel_id, post)
         except PublishFailed as failure:
-            log.info("tournament %s: could not announce its end: %s", tournament.id, failure)
+            log.info("tournament %s: could not announce %s: %s", tournament.id, what, failure)
 
     async def _show(self, tournament: TournamentRecord,
                     games: Sequence[TournamentGame]) -> None:

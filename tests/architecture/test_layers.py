@@ -43,6 +43,8 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.sessions"},
     {"bot.session_manager"},
     {"bot.tournaments"},
+    {"bot.challenge_base"},
+    {"bot.tables", "bot.rematches"},
     {"bot.challenges", "bot.records", "bot.deadlines", "bot.privacy"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},

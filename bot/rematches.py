@@ -1,0 +1,89 @@
+"""Rematch: the same game, players, options and clock again, every seat moved one place."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.ai_players import is_ai
+from bot.challenge_base import ChallengeBase, write_budget
+from bot.challenge_posts import CHALLENGE_TIMEOUT
+from bot.clock import utcnow
+from bot.errors import NotAPlayer, Refusal
+from bot.publisher import Post
+from bot.replies import Interaction
+from i18n import _, use_language
+from storage import ChallengeStatus, GameStatus
+
+
+class RematchMixin(ChallengeBase):
+    """Rematches of finished games."""
+
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
+        """Offer the same game, players, options and clock again, rated or casual as it was,
+        every seat moved one place (two players swap), in the channel the game was challenged
+        from.
+
+        The other people accept it as a challenge; against the AI alone it starts at once.
+        """
+        record = await self.db.get_game(game_id)
+        if record is None:
+            raise Refusal(_("This game no longer exists."))
+        if record.status is not GameStatus.FINISHED:
+            raise Refusal(_("A rematch is offered once a game is over; this one was aborted. "
+                            "Start a new one with `/challenge`."))
+        user = interaction.user.id
+        if record.seat_of(user) is None:
+            raise NotAPlayer(_("Only the players of this game can ask for a rematch."))
+        offered = self._rematches.get(game_id)
+        if offered is not None:
+            pending = await self.db.get_challenge(offered)
+            if pending is not None and pending.status is ChallengeStatus.PENDING:
+                raise Refusal(_("A rematch of this game is already offered: accept or "
+                                "decline it there."))
+        guild = interaction.guild
+        home = guild.get_channel_or_thread(record.parent_id or record.channel_id) \
+            if guild is not None else None
+        if not isinstance(home, discord.TextChannel | discord.Thread):
+            raise Refusal(_("The channel this game was played from is gone: start a new "
+                            "game with `/challenge`."))
+        await self.check_can_host(home)
+        seats = record.seats[1:] + record.seats[:1]
+        order = [seat.user_id for seat in seats]
+        names = {seat.user_id: seat.display_name for seat in seats}
+        names[user] = interaction.user.display_name
+        others = [uid for uid in order if uid != user]
+        if all(is_ai(uid) for uid in others):
+            await self.check_ai_games(user, home.guild.id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            new, where = await self._create_game(home, record.game,
+                                                 [(uid, names[uid]) for uid in order],
+                                                 record.options, record.clock, draw_seats=False,
+                                                 casual=record.casual)
+            await interaction.followup.send(
+                _("🔁 Rematch on in {where}.").format(where=where.mention), ephemeral=True)
+            await self.sessions.start(new)
+            return
+        now = utcnow()
+        async with write_budget():
+            challenge = await self.db.create_challenge(
+                game=record.game, guild_id=record.guild_id, channel_id=home.id,
+                challenger_id=user, opponent_ids=others, player_names=names,
+                options=record.options, now=now, expires_at=now + CHALLENGE_TIMEOUT,
+                clock=record.clock, seating=order,
+                accepted_ids=[uid for uid in others if is_ai(uid)], casual=record.casual)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        people = [uid for uid in others if not is_ai(uid)]
+        embed, view = await self._shown(challenge)
+        with use_language(await self.server_language(challenge.guild_id)):
+            content = _("🔁 Rematch! {players}").format(
+                players=" ".join(f"<@{uid}>" for uid in people))
+        message_id = await self.publisher.post(home.id, Post(
+            content=content, embed=embed, view=view,
+            mentions=discord.AllowedMentions(users=True)))
+        await self.db.set_challenge_message(challenge.id, message_id)
+        self._rematches[game_id] = challenge.id
+        self._schedule(challenge)
+        await interaction.followup.send(
+            _("🔁 Rematch offered in {where}: the others accept it there.").format(
+                where=home.mention), ephemeral=True)
+

@@ -4,11 +4,13 @@ and the end, in the current language (the service posts them and edits them)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import discord
 
 from bot.board import message_link
 from bot.challenge_posts import with_terms
+from bot.clock import Clock
 from bot.components import TournamentButton
 from bot.replay import and_join
 from bot.round_robin import (
@@ -93,6 +95,20 @@ def _forfeit_line(game: PlayedGame, tournament: TournamentRecord) -> str:
         score=score)
 
 
+AT_ONCE_CLOCKS: Final = frozenset({Clock.DAILY.value, Clock.RELAXED.value})
+"""Clocks whose tournaments start every game at once, as correspondence tournaments do:
+round after round, at a day or three a move, eight players would need weeks."""
+
+MOST_GAMES_LISTED: Final = 10
+"""Games in progress a tournament's message lists (the others are counted): 28 games of
+eight players with long names would not fit in an embed."""
+
+
+def plays_at_once(tournament: TournamentRecord) -> bool:
+    """True when every game of the tournament starts at once (a daily or relaxed clock)."""
+    return tournament.clock in AT_ONCE_CLOCKS
+
+
 def winners_of(table: Sequence[Standing]) -> list[int]:
     """Who shares first place."""
     return [row.user_id for row in table if row.place == 1]
@@ -111,18 +127,37 @@ def tournament_embed(tournament: TournamentRecord,
         lines.append(_("🏁 Over after {rounds} rounds. 🥇 {champions}").format(
             rounds=rounds, champions=champions))
     elif tournament.status is TournamentStatus.CANCELLED:
-        lines.append(_("🛑 Cancelled in round {round} of {rounds}: the standings as they "
-                       "were.").format(round=tournament.round, rounds=rounds))
+        lines.append(_("🛑 Cancelled: the standings as they were.") if plays_at_once(tournament)
+                     else _("🛑 Cancelled in round {round} of {rounds}: the standings as they "
+                            "were.").format(round=tournament.round, rounds=rounds))
     else:
         meets = (_("Everyone plays everyone once") if tournament.legs == 1
                  else _("Everyone plays everyone twice, seats swapped"))
-        lines.append(_("{host} hosts it. {meets}: **round {round} of {rounds}**.").format(
-            host=f"<@{tournament.host_id}>", meets=meets, round=tournament.round,
-            rounds=rounds))
+        if plays_at_once(tournament):
+            total = len(ids) * (len(ids) - 1) // 2 * tournament.legs
+            over = total - sum(game.status is GameStatus.RUNNING for game in games)
+            lines.append(_("{host} hosts it. {meets}, every game at once: **{over} of {total} "
+                           "games over**.").format(host=f"<@{tournament.host_id}>",
+                                                  meets=meets, over=over, total=total))
+        else:
+            lines.append(_("{host} hosts it. {meets}: **round {round} of {rounds}**.").format(
+                host=f"<@{tournament.host_id}>", meets=meets, round=tournament.round,
+                rounds=rounds))
     lines += ["", _("**Standings**"), *(_standing_line(row, tournament) for row in table)]
-    shown_round = tournament.round
+    if plays_at_once(tournament):
+        running = [game for game in games if game.status is GameStatus.RUNNING]
+        if running and tournament.status is TournamentStatus.RUNNING:
+            lines += ["", _("**In progress**"),
+                      *(f"• {_game_line(game, tournament)}"
+                        for game in running[:MOST_GAMES_LISTED])]
+            if len(running) > MOST_GAMES_LISTED:
+                lines.append("• " + _("and {n} more").format(
+                    n=len(running) - MOST_GAMES_LISTED))
+        shown_round = 0  # no round of its own to show
+    else:
+        shown_round = tournament.round
     current = [game for game in games if game.round == shown_round]
-    lost = forfeits(tournament, games, shown_round)
+    lost = forfeits(tournament, games, shown_round) if shown_round else []
     if (current or lost) and tournament.status is TournamentStatus.RUNNING:
         lines += ["", _("**Round {round}**").format(round=shown_round),
                   *(f"• {_game_line(game, tournament)}" for game in current),
@@ -172,6 +207,20 @@ def round_call(tournament: TournamentRecord, current: Sequence[TournamentGame]) 
     if idle is not None:
         text += " " + _("{name} sits this round out.").format(
             name=tournament.players[idle].name)
+    if tournament.message_id is not None:
+        text += " " + _("[Standings]({link})").format(link=message_link(
+            tournament.guild_id, tournament.channel_id, tournament.message_id))
+    return text
+
+
+def start_call(tournament: TournamentRecord) -> str:
+    """`🏆 The Qawale tournament starts: its 3 games at once, ...` with the players pinged and
+    the link to the standings (each game's thread then tells its players whose turn it is)."""
+    count = len(tournament.players) * (len(tournament.players) - 1) // 2 * tournament.legs
+    text = _("🏆 The {game} tournament starts: all its {count} games at once, each in its own "
+             "thread ({players}).").format(
+        game=GAMES[tournament.game].name, count=count,
+        players=" ".join(f"<@{player.user_id}>" for player in tournament.players))
     if tournament.message_id is not None:
         text += " " + _("[Standings]({link})").format(link=message_link(
             tournament.guild_id, tournament.channel_id, tournament.message_id))

@@ -30,7 +30,9 @@ from bot.round_robin import pairings, round_count
 from bot.session_manager import SessionManager
 from bot.tournament_posts import (
     end_call,
+    plays_at_once,
     round_call,
+    start_call,
     table_of,
     tournament_embed,
     tournament_view,
@@ -180,7 +182,7 @@ class TournamentService:
                                        label=_("Cancel tournament"), emoji="🛑",
                                        style=discord.ButtonStyle.danger))
         await interaction.response.send_message(
-            _("Cancel the {game} tournament? No further round opens; its games in progress "
+            _("Cancel the {game} tournament? No further game opens; its games in progress "
               "go on as ordinary games. It cannot be undone.").format(
                   game=GAMES[tournament.game].name), view=view, ephemeral=True)
 
@@ -195,9 +197,10 @@ class TournamentService:
                 game=GAMES[tournament.game].name), view=None)
         tournament.status = TournamentStatus.CANCELLED
         with use_language(await self.languages.of_server(tournament.guild_id)):
-            text = _("🛑 {name} cancelled the {game} tournament in round {round}.").format(
-                name=interaction.user.display_name, game=GAMES[tournament.game].name,
-                round=tournament.round)
+            text = (_("🛑 {name} cancelled the {game} tournament.") if plays_at_once(tournament)
+                    else _("🛑 {name} cancelled the {game} tournament in round {round}.")
+                    ).format(name=interaction.user.display_name,
+                             game=GAMES[tournament.game].name, round=tournament.round)
         await self._say(tournament, Post(text), "its cancellation")
         await self._show(tournament, await self.db.tournament_games(tournament_id))
 
@@ -220,6 +223,8 @@ class TournamentService:
                 return
             games = await self.db.tournament_games(tournament_id)
             rounds = round_count(len(tournament.players), tournament.legs)
+            at_once = plays_at_once(tournament)
+            started = False
             while True:
                 current = [game for game in games if game.round == tournament.round]
                 opened = await self._open_round(tournament, current)
@@ -227,9 +232,13 @@ class TournamentService:
                     break  # Discord refused a thread: tried again later
                 games += opened
                 current += opened
-                if opened:
+                started = started or (at_once and bool(opened) and tournament.round == rounds)
+                if opened and not at_once:
                     await self._announce_round(tournament, current)
-                if any(game.status is GameStatus.RUNNING for game in current):
+                # At once, every round is opened before the first one is played.
+                waiting = games if at_once and tournament.round == rounds else current
+                if any(game.status is GameStatus.RUNNING for game in waiting) \
+                        and not (at_once and tournament.round < rounds):
                     break
                 if tournament.round < rounds:
                     if not await self.db.next_tournament_round(tournament_id, tournament.round):
@@ -241,6 +250,11 @@ class TournamentService:
                     tournament.status = TournamentStatus.FINISHED
                     await self._announce_end(tournament, games)
                 break
+            if started:
+                with use_language(await self.languages.of_server(tournament.guild_id)):
+                    text = start_call(tournament)
+                await self._say(tournament, Post(text, mentions=discord.AllowedMentions(
+                    users=True)), "its start")
             await self._show(tournament, games)
 
     async def _open_round(self, tournament: TournamentRecord,
@@ -348,14 +362,23 @@ class TournamentService:
             log.info("tournament %s: could not update its message: %s", tournament.id,
                      failure)
 
+    async def channel_deleted(self, channel_id: int) -> int:
+        """A channel was deleted: cancel the running tournaments played from it; how many."""
+        return len(await self._cancel_all(
+            await self.db.cancel_tournaments_in_channel(channel_id, utcnow())))
+
     async def server_left(self, guild_id: int) -> int:
         """The bot left a server: cancel its running tournaments; how many."""
-        cancelled = await self.db.cancel_tournaments_on_server(guild_id, utcnow())
+        return len(await self._cancel_all(
+            await self.db.cancel_tournaments_on_server(guild_id, utcnow())))
+
+    async def _cancel_all(self, cancelled: list[int]) -> list[int]:
+        """Stop the retries of these cancelled tournaments."""
         for tournament_id in cancelled:
             retry = self._retries.pop(tournament_id, None)
             if retry is not None:
                 retry.cancel()
-        return len(cancelled)
+        return cancelled
 
     def close(self) -> None:
         """Stop the retries and the looks in progress (the bot is closing)."""

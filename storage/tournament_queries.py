@@ -180,10 +180,18 @@ class TournamentQueries(DatabaseBase):
 
     async def cancel_tournaments_on_server(self, guild_id: int, now: datetime) -> list[int]:
         """Cancel a server's running tournaments (the bot left it); their ids."""
+        return await self._cancel_where("guild_id", guild_id, now)
+
+    async def cancel_tournaments_in_channel(self, channel_id: int, now: datetime) -> list[int]:
+        """Cancel the running tournaments played from a deleted channel; their ids."""
+        return await self._cancel_where("channel_id", channel_id, now)
+
+    async def _cancel_where(self, column: str, value: int, now: datetime) -> list[int]:
+        """Cancel the running tournaments whose `column` is `value` (a fixed column name)."""
 
         async def write(sql: Executor) -> list[int]:
-            rows = await sql.fetch("SELECT id FROM tournaments WHERE guild_id = ? AND status = ?",
-                                   (guild_id, TournamentStatus.RUNNING.value))
+            rows = await sql.fetch(f"SELECT id FROM tournaments WHERE {column} = ? AND "
+                                   "status = ?", (value, TournamentStatus.RUNNING.value))
             ids = [int(row["id"]) for row in rows]
             for tournament_id in ids:
                 await sql.execute(

@@ -17,6 +17,7 @@ from bot.replay import and_join
 from bot.replies import Interaction
 from bot.session_manager import SessionManager
 from bot.sessions import GameSession
+from bot.tournaments import TournamentService
 from i18n import N_, _, ngettext, use_language
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,11 @@ MEMBER_CHECK_SECONDS = 1.5
 class Play(commands.Cog):
     """Typing moves, re-posting the board, resigning, aborting."""
 
-    def __init__(self, sessions: SessionManager) -> None:
+    def __init__(self, sessions: SessionManager,
+                 tournaments: TournamentService | None = None) -> None:
         self.sessions = sessions
+        self.tournaments = tournaments
+        """Cancels the tournaments of a deleted channel (their rounds have nowhere to go)."""
 
     async def _session_here(self, interaction: Interaction) -> GameSession:
         session = await self.sessions.in_channel(interaction.channel_id or 0)
@@ -55,6 +59,8 @@ class Play(commands.Cog):
         await self._home_deleted(channel.id)
 
     async def _home_deleted(self, channel_id: int) -> None:
+        if self.tournaments is not None:  # first: their aborted games must open no round
+            await self.tournaments.channel_deleted(channel_id)
         aborted = await self.sessions.channel_deleted(channel_id)
         if aborted:
             log.info("%d game(s) aborted: channel %s was deleted", aborted, channel_id)

@@ -22,6 +22,8 @@ def dave(env, world):
 
 
 async def open_tournament(world, game: str = "qawale", **options) -> discord.Message:
+    """Alice opens a tournament, played round by round unless a clock says otherwise."""
+    options.setdefault("clock", "live")
     posted = await world.alice.slash(world.channel, "tournament", game=game, **options)
     assert not posted.ephemeral, posted.response.content
     return posted.response.message
@@ -312,7 +314,7 @@ async def tournament_status(env) -> TournamentStatus:
 
 async def test_deleting_the_tournaments_channel_cancels_it(env, world) -> None:
     channel = world.guild.create_text_channel("tournoi")
-    posted = await world.alice.slash(channel, "tournament", game="qawale")
+    posted = await world.alice.slash(channel, "tournament", game="qawale", clock="live")
     table = posted.response.message
     await world.bob.click(table, label="Join")
     await world.carol.click(table, label="Join")
@@ -382,7 +384,7 @@ async def test_only_a_player_still_in_it_may_withdraw(env, world, dave) -> None:
 async def cancel(member, table):
     """`member` clicks Cancel tournament and confirms privately; the confirmation's answer."""
     asked = await member.click(table, label="Cancel tournament")
-    assert asked.ephemeral and "No further round opens" in said(asked), said(asked)
+    assert asked.ephemeral and "No further game opens" in said(asked), said(asked)
     return await member.click(asked.response.message, label="Cancel tournament")
 
 
@@ -445,3 +447,56 @@ async def test_a_round_a_crash_left_half_open_is_completed_at_the_restart(
     assert len({uid for game in games for uid in game.player_ids}) == 4, "each plays once"
     for thread in world.channel.threads:
         assert latest_board(thread).components
+
+
+async def test_a_daily_tournament_starts_every_game_at_once(env, world, dave) -> None:
+    table = await open_tournament(world, clock="daily")
+    for member in (world.bob, world.carol, dave):
+        await member.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    assert len(world.channel.threads) == 6, "all three rounds' games"
+    calls = [m.content for m in world.channel.history()
+             if m.content.startswith(("🏆 The", "🏆 **Round"))]
+    assert len(calls) == 1 and calls[0].startswith(
+        "🏆 The Qawale tournament starts: all its 6 games at once, each in its own thread")
+    assert all(f"<@{m.id}>" in calls[0] for m in (world.alice, world.bob, world.carol, dave))
+    shown = tournament_message(world, table).embeds[0].description
+    assert "every game at once: **0 of 6 games over**" in shown
+    assert shown.count("⏳") == 6
+    members = {m.id: m for m in (world.alice, world.bob, world.carol, dave)}
+    rank = {world.alice.id: 0, world.bob.id: 1, world.carol.id: 2, dave.id: 3}
+    for thread in list(world.channel.threads):
+        seated = await players_of(env, thread)
+        await lose(env, thread, members[max(seated, key=rank.__getitem__)])
+    assert len(world.channel.threads) == 6, "nothing more to open"
+    assert world.channel.history()[-1].content == (
+        "🏆 The Qawale tournament is over: **Alice** wins it with 3 points!")
+    assert "Over after 3 rounds" in tournament_message(world, table).embeds[0].description
+
+
+async def test_withdrawing_from_a_daily_tournament_resigns_every_game_in_progress(
+    env, world, dave
+) -> None:
+    table = await open_tournament(world, clock="daily")
+    for member in (world.bob, world.carol, dave):
+        await member.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    await withdraw(dave, tournament_message(world, table))
+    resigned = [thread for thread in world.channel.threads
+                if "resigned" in (latest_board(thread).embeds[0].description or "")]
+    assert len(resigned) == 3, "each of Dave's three games"
+    shown = tournament_message(world, table).embeds[0].description
+    assert "**3 of 6 games over**" in shown
+    assert "Dave (withdrew) — **0** (3 played" in shown
+
+
+async def test_deleting_a_daily_tournaments_channel_cancels_it(env, world) -> None:
+    channel = world.guild.create_text_channel("tournoi")
+    posted = await world.alice.slash(channel, "tournament", game="qawale", clock="daily")
+    table = posted.response.message
+    await world.bob.click(table, label="Join")
+    await world.carol.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    env.backend.delete_channel(channel.id)
+    await env.settle()
+    assert await tournament_status(env) is TournamentStatus.CANCELLED

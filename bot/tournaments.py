@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Final
 
 import discord
@@ -71,7 +71,7 @@ class TournamentService:
         """(Tournament, round) whose thread Discord refused, said once in the channel."""
         self._retries: dict[int, asyncio.Task[None]] = {}
 
-    def _spawn(self, work: Callable[[], Any], name: str) -> None:
+    def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]], name: str) -> None:
         task = asyncio.create_task(work(), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -134,10 +134,14 @@ class TournamentService:
         view = discord.ui.View(timeout=None)
         view.add_item(TournamentButton(tournament.id, "confirm", label=_("Withdraw"),
                                        emoji="🏳️", style=discord.ButtonStyle.danger))
+        question = (_("Withdraw from the {game} tournament? Your games in progress are "
+                      "resigned; the others play on. It cannot be undone.")
+                    if plays_at_once(tournament) else
+                    _("Withdraw from the {game} tournament? Your game in progress is resigned "
+                      "and your games of the next rounds are lost by forfeit; the others play "
+                      "on. It cannot be undone."))
         await interaction.response.send_message(
-            _("Withdraw from the {game} tournament? Your game in progress is resigned and your "
-              "games of the next rounds are lost by forfeit; the others play on. It cannot be "
-              "undone.").format(game=GAMES[tournament.game].name), view=view, ephemeral=True)
+            question.format(game=GAMES[tournament.game].name), view=view, ephemeral=True)
 
     async def withdraw(self, interaction: Interaction, tournament_id: int) -> None:
         """Confirmed: withdraw the player, resign their game in progress, carry on."""

@@ -253,7 +253,8 @@ class DiscordPublisher:
         except discord.HTTPException as error:
             perms = channel.permissions_for(channel.guild.me)
             raise self._failed(f"could not open a thread in {channel_id}", error, tuple(
-                name for name in THREAD_PERMISSIONS if not getattr(perms, name))) from error
+                permission for permission in THREAD_PERMISSIONS
+                if not getattr(perms, permission))) from error
         except (TimeoutError, OSError) as error:  # no answer from Discord at all
             raise PublishFailed(f"could not open a thread in {channel_id}: {error!r}",
                                 Problem.TRANSIENT) from error

@@ -144,6 +144,6 @@ class Lobby(commands.Cog):
                                          legs=legs or 1)
 
     tournament = game_options_command(
-        "tournament", N_("Open a round-robin tournament: everyone plays everyone once"),
+        "tournament", N_("Open a round-robin tournament: everyone plays everyone"),
         _tournament, game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP,
         legs=N_("How many times each pair meets: once (the default), or twice, seats swapped"))

@@ -415,7 +415,8 @@ class TournamentStatus(StrEnum):
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
-    """Its channel or server is gone: nowhere to play its next rounds."""
+    """Cancelled by its host or a moderator, or its channel or server is gone: no further
+    game opens."""
 
 
 @dataclass(frozen=True)

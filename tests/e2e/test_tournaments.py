@@ -312,9 +312,10 @@ async def tournament_status(env) -> TournamentStatus:
     return tournament.status
 
 
-async def test_deleting_the_tournaments_channel_cancels_it(env, world) -> None:
+@pytest.mark.parametrize("clock", ["live", "daily"])
+async def test_deleting_the_tournaments_channel_cancels_it(env, world, clock) -> None:
     channel = world.guild.create_text_channel("tournoi")
-    posted = await world.alice.slash(channel, "tournament", game="qawale", clock="live")
+    posted = await world.alice.slash(channel, "tournament", game="qawale", clock=clock)
     table = posted.response.message
     await world.bob.click(table, label="Join")
     await world.carol.click(table, label="Join")
@@ -488,15 +489,3 @@ async def test_withdrawing_from_a_daily_tournament_resigns_every_game_in_progres
     shown = tournament_message(world, table).embeds[0].description
     assert "**3 of 6 games over**" in shown
     assert "Dave (withdrew) — **0** (3 played" in shown
-
-
-async def test_deleting_a_daily_tournaments_channel_cancels_it(env, world) -> None:
-    channel = world.guild.create_text_channel("tournoi")
-    posted = await world.alice.slash(channel, "tournament", game="qawale", clock="daily")
-    table = posted.response.message
-    await world.bob.click(table, label="Join")
-    await world.carol.click(table, label="Join")
-    await world.alice.click(table, label="Start")
-    env.backend.delete_channel(channel.id)
-    await env.settle()
-    assert await tournament_status(env) is TournamentStatus.CANCELLED

@@ -174,8 +174,10 @@ class SessionBase:
 
     @property
     def title(self) -> str:
-        """`Qawale · Alice vs Bob`, also the thread's name."""
-        return game_title(self._record.game, self.names)
+        """`Qawale · Alice vs Bob` (`🏆 Qawale · Alice vs Bob` in a tournament), also the
+        thread's name."""
+        title = game_title(self._record.game, self.names)
+        return title if self._record.tournament_id is None else f"🏆 {title}"
 
     def result(self) -> Result | None:
         """The stored result (resignations included), or None while running."""

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from storage.migrations import MIGRATIONS, Migration
 from storage.models import GameRecord
 from storage.rating_writes import Rater
-from storage.rows import as_record, seats_of
+from storage.rows import as_record, seats_of, tournaments_of_games
 from storage.sql import Executor, Row, Transaction, Work, Written
 
 T = TypeVar("T")
@@ -61,11 +61,17 @@ class DatabaseBase(ABC):
         return await self._read(lambda executor: executor.fetch(sql, params))
 
     async def _games(self, query: str, params: Sequence[Any]) -> list[GameRecord]:
-        """Records for the game rows `query` selects, their seats read in the same snapshot."""
+        """Records for the game rows `query` selects, their seats and tournaments read in the
+        same snapshot."""
 
         async def read(sql: Executor) -> list[GameRecord]:
             rows = await sql.fetch(query, params)
-            seats = await seats_of(sql, [row["id"] for row in rows])
-            return [as_record(row, seats[row["id"]]) for row in rows]
+            ids = [row["id"] for row in rows]
+            seats = await seats_of(sql, ids)
+            tournaments = await tournaments_of_games(sql, ids)
+            records = [as_record(row, seats[row["id"]]) for row in rows]
+            for record in records:
+                record.tournament_id = tournaments.get(record.id)
+            return records
 
         return await self._read(read)

@@ -197,6 +197,8 @@ class GameRecord:
     """Agreed casual in its challenge or table (a rematch is casual too): never rated."""
     draw_offer: int | None = None
     """The seat whose draw offer stands (until the other player answers or moves), or None."""
+    tournament_id: int | None = None
+    """The tournament the game is played for, or None for a game of its own."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` plays, or None for a spectator."""

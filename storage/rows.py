@@ -102,6 +102,15 @@ async def seats_of(sql: Executor, ids: list[int]) -> dict[int, list[Seat]]:
     return seats
 
 
+async def tournaments_of_games(sql: Executor, ids: list[int]) -> dict[int, int]:
+    """The tournament of each of the games `ids` played for one, in one query."""
+    if not ids:
+        return {}
+    return {int(r["game_id"]): int(r["tournament_id"]) for r in await sql.fetch(
+        "SELECT game_id, tournament_id FROM tournament_games WHERE game_id IN (SELECT value "
+        "FROM json_each(?))", (Values(ids),))}
+
+
 async def running_of(sql: Executor, rows: list[Row]) -> list[RunningGame]:
     """Game rows (`RUNNING_COLUMNS`) as games in progress, with their seats."""
     seats = await seats_of(sql, [row["id"] for row in rows])

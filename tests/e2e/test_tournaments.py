@@ -266,10 +266,16 @@ async def test_without_thread_permission_no_tournament_is_opened(env, world) -> 
     assert not channel.history()
 
 
-async def test_each_game_thread_is_marked_as_a_tournament_game(env, world) -> None:
+async def test_each_game_thread_and_board_is_marked_as_a_tournament_game(env, world) -> None:
     await gather(world, world.bob, world.carol)
     [thread] = round_threads(env, world, 1)
     assert thread.name.startswith("🏆 Qawale · ")
+    assert latest_board(thread).embeds[0].title == thread.name
+    other = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                    opponent=world.bob)
+    await world.bob.click(other.response.message, label="Accept")
+    ordinary = world.channel.threads[-1]
+    assert latest_board(ordinary).embeds[0].title.startswith("Qawale · "), "no 🏆 elsewhere"
 
 
 async def test_twice_each_pair_meets_again_with_the_seats_swapped(env, world) -> None:

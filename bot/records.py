@@ -389,7 +389,8 @@ class RecordsService:
         """What the server has played, game by game, and who played most this month."""
         month = month_bounds(month_key(utcnow()))[0]
         activity = await self.db.server_activity(guild_id, list(self.uis), month)
-        return server_stats_embed(server, activity, list(self.uis), month)
+        return server_stats_embed(server, activity, list(self.uis), month,
+                                  await self.db.server_tournaments(guild_id))
 
     async def game_stats(self, user: discord.abc.User, guild_id: int | None,
                          game: str) -> tuple[discord.Embed, discord.File | None]:

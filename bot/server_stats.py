@@ -24,9 +24,10 @@ def game_line(activity: GameActivity) -> str:
 
 
 def server_stats_embed(server: str, activity: ServerActivity, games: Sequence[str],
-                       month: datetime) -> discord.Embed:
+                       month: datetime, tournaments: tuple[int, int] = (0, 0)) -> discord.Embed:
     """The server's games, busiest first, those not played yet, the month's players and the
-    most active of them (mentions, which Discord shows as names without pinging)."""
+    most active of them (mentions, which Discord shows as names without pinging), and its
+    tournaments (in progress, finished)."""
     embed = discord.Embed(title=_("📊 What {server} plays").format(server=server),
                           colour=discord.Colour.blurple())
     if not activity.games:
@@ -49,5 +50,10 @@ def server_stats_embed(server: str, activity: ServerActivity, games: Sequence[st
             "{n} member finished a game. Most active: {members}.",
             "{n} members finished a game. Most active: {members}.",
             activity.players_since).format(n=activity.players_since, members=most))
+    running, finished = tournaments
+    if running or finished:
+        embed.add_field(name=_("🏆 Tournaments"), value=_(
+            "{running} in progress · {finished} played").format(running=running,
+                                                               finished=finished))
     embed.set_footer(text=_("Finished games only; aborted ones do not count."))
     return embed

@@ -292,6 +292,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             )
             """,
             "CREATE INDEX tournaments_by_status ON tournaments (status)",
+            "CREATE INDEX tournaments_by_server ON tournaments (guild_id, status)",
             # A player's place in the draw fixes every pairing and who plays first.
             """
             CREATE TABLE tournament_players (

@@ -201,6 +201,15 @@ class TournamentQueries(DatabaseBase):
 
         return await self.write(write)
 
+    async def server_tournaments(self, guild_id: int) -> tuple[int, int]:
+        """How many tournaments a server has in progress, and how many it finished."""
+        rows = await self._fetch(
+            """SELECT COALESCE(SUM(CASE WHEN status = ? THEN 1 ELSE 0 END), 0) AS running,
+                      COALESCE(SUM(CASE WHEN status = ? THEN 1 ELSE 0 END), 0) AS finished
+               FROM tournaments WHERE guild_id = ?""",
+            (TournamentStatus.RUNNING.value, TournamentStatus.FINISHED.value, guild_id))
+        return int(rows[0]["running"]), int(rows[0]["finished"])
+
     async def running_tournaments_of(self, user_id: int) -> int:
         """How many tournaments still being played count `user_id` among their players."""
         rows = await self._fetch(

@@ -97,6 +97,9 @@ async def test_three_players_meet_each_other_round_by_round_and_the_winner_is_ha
         stats = await member.slash(world.channel, "stats")
         [field] = [f for f in stats.response.embeds[0].fields if f.name == "🏆 Tournaments"]
         assert field.value == f"1 played · {won} won"
+    server = await world.carol.slash(world.channel, "serverstats")
+    [field] = [f for f in server.response.embeds[0].fields if f.name == "🏆 Tournaments"]
+    assert field.value == "0 in progress · 1 played"
 
 
 async def test_a_table_needs_three_players_and_only_the_host_starts_it(env, world) -> None:

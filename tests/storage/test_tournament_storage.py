@@ -75,6 +75,8 @@ async def test_a_rounds_games_belong_to_it_and_the_round_moves_on_once(db) -> No
     assert await db.tournaments_of(BOB, 1) == (1, 1)
     assert await db.tournaments_of(CAROL, 1) == (1, 0)
     assert await db.tournaments_of(CAROL, 2) == (0, 0), "another server"
+    assert await db.server_tournaments(1) == (0, 1)
+    assert await db.server_tournaments(2) == (0, 0)
 
 
 async def test_a_player_is_forgotten_only_once_their_tournament_is_over(db) -> None:

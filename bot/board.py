@@ -165,9 +165,10 @@ def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -
     return Post(content=content, view=view, mentions=discord.AllowedMentions(users=True))
 
 
-def game_title(game_id: str, names: Sequence[str]) -> str:
-    """`Qawale · Alice vs Bob` (at most 100 characters, Discord's limit for a thread name)."""
-    title = f"{GAMES[game_id].name} · {' vs '.join(names)}"
+def game_title(game_id: str, names: Sequence[str], *, tournament: bool = False) -> str:
+    """`Qawale · Alice vs Bob`, `🏆 Qawale · Alice vs Bob` for a tournament's game (at most
+    100 characters, Discord's limit for a thread name)."""
+    title = f"{'🏆 ' if tournament else ''}{GAMES[game_id].name} · {' vs '.join(names)}"
     return title if len(title) <= 100 else title[:99] + "…"
 
 

@@ -25,6 +25,11 @@ def round_count(players: int, legs: int = 1) -> int:
     return (players - 1 if players % 2 == 0 else players) * legs
 
 
+def game_count(players: int, legs: int = 1) -> int:
+    """Games of the whole tournament: each pair meets `legs` times."""
+    return players * (players - 1) // 2 * legs
+
+
 def pairings(players: int, round_no: int, legs: int = 1) -> list[tuple[int, int]]:
     """The games of round `round_no` (from 1) as (first, second) places in the draw.
 

@@ -176,8 +176,8 @@ class SessionBase:
     def title(self) -> str:
         """`Qawale · Alice vs Bob` (`🏆 Qawale · Alice vs Bob` in a tournament), also the
         thread's name."""
-        title = game_title(self._record.game, self.names)
-        return title if self._record.tournament_id is None else f"🏆 {title}"
+        return game_title(self._record.game, self.names,
+                          tournament=self._record.tournament_id is not None)
 
     def result(self) -> Result | None:
         """The stored result (resignations included), or None while running."""

@@ -16,6 +16,7 @@ from bot.replay import and_join
 from bot.round_robin import (
     PlayedGame,
     Standing,
+    game_count,
     pairings,
     played,
     points_text,
@@ -134,7 +135,7 @@ def tournament_embed(tournament: TournamentRecord,
         meets = (_("Everyone plays everyone once") if tournament.legs == 1
                  else _("Everyone plays everyone twice, seats swapped"))
         if plays_at_once(tournament):
-            total = len(ids) * (len(ids) - 1) // 2 * tournament.legs
+            total = game_count(len(ids), tournament.legs)
             over = total - sum(game.status is GameStatus.RUNNING for game in games)
             lines.append(_("{host} hosts it. {meets}, every game at once: **{over} of {total} "
                            "games over**.").format(host=f"<@{tournament.host_id}>",
@@ -194,6 +195,14 @@ def table_of(tournament: TournamentRecord,
                      results_of(tournament, games))
 
 
+def _standings_link(tournament: TournamentRecord) -> str:
+    """` [Standings](link to the tournament's message)`, or nothing before it has one."""
+    if tournament.message_id is None:
+        return ""
+    return " " + _("[Standings]({link})").format(link=message_link(
+        tournament.guild_id, tournament.channel_id, tournament.message_id))
+
+
 def round_call(tournament: TournamentRecord, current: Sequence[TournamentGame]) -> str:
     """`🏆 Round 2 of 3 of the Qawale tournament: @A vs @B in #thread.`, who sits it out, and
     the link to the standings."""
@@ -207,24 +216,18 @@ def round_call(tournament: TournamentRecord, current: Sequence[TournamentGame]) 
     if idle is not None:
         text += " " + _("{name} sits this round out.").format(
             name=tournament.players[idle].name)
-    if tournament.message_id is not None:
-        text += " " + _("[Standings]({link})").format(link=message_link(
-            tournament.guild_id, tournament.channel_id, tournament.message_id))
-    return text
+    return text + _standings_link(tournament)
 
 
 def start_call(tournament: TournamentRecord) -> str:
     """`🏆 The Qawale tournament starts: its 3 games at once, ...` with the players pinged and
     the link to the standings (each game's thread then tells its players whose turn it is)."""
-    count = len(tournament.players) * (len(tournament.players) - 1) // 2 * tournament.legs
+    count = game_count(len(tournament.players), tournament.legs)
     text = _("🏆 The {game} tournament starts: all its {count} games at once, each in its own "
              "thread ({players}).").format(
         game=GAMES[tournament.game].name, count=count,
         players=" ".join(f"<@{player.user_id}>" for player in tournament.players))
-    if tournament.message_id is not None:
-        text += " " + _("[Standings]({link})").format(link=message_link(
-            tournament.guild_id, tournament.channel_id, tournament.message_id))
-    return text
+    return text + _standings_link(tournament)
 
 
 def end_call(tournament: TournamentRecord, games: Sequence[TournamentGame]) -> str:

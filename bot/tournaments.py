@@ -239,10 +239,10 @@ class TournamentService:
                 started = started or (at_once and bool(opened) and tournament.round == rounds)
                 if opened and not at_once:
                     await self._announce_round(tournament, current)
-                # At once, every round is opened before the first one is played.
-                waiting = games if at_once and tournament.round == rounds else current
-                if any(game.status is GameStatus.RUNNING for game in waiting) \
-                        and not (at_once and tournament.round < rounds):
+                if at_once and tournament.round < rounds:
+                    pass  # every round is opened before anyone plays: on to the next
+                elif any(game.status is GameStatus.RUNNING
+                         for game in (games if at_once else current)):
                     break
                 if tournament.round < rounds:
                     if not await self.db.next_tournament_round(tournament_id, tournament.round):
@@ -274,10 +274,10 @@ class TournamentService:
                 continue
             if any(player.withdrawn_by(tournament.round) for player in pair):
                 continue  # a forfeit: nothing to play
-            title = f"🏆 {game_title(tournament.game, [player.name for player in pair])}"
+            title = game_title(tournament.game, [player.name for player in pair],
+                               tournament=True)
             try:
-                thread = await self.publisher.open_thread(
-                    tournament.channel_id, title if len(title) <= 100 else title[:99] + "…")
+                thread = await self.publisher.open_thread(tournament.channel_id, title)
             except PublishFailed as failure:
                 await self._refused_thread(tournament, failure)
                 return None

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.base import DatabaseBase, dumps
-from storage.models import ChallengeStatus, GameStatus, TournamentStatus
+from storage.models import ChallengeStatus, GameStatus
 from storage.sql import Executor
+from storage.tournament_queries import running_tournaments_count
 
 FORGOTTEN_NAME = "Forgotten player"
 """The name a forgotten member's seats take (stored: never translated)."""
@@ -93,13 +94,8 @@ class PrivacyQueries(DatabaseBase):
                 """SELECT COUNT(*) AS n FROM seats s JOIN games g ON g.id = s.game_id
                    WHERE s.user_id = ? AND g.status = ?""",
                 (user_id, GameStatus.RUNNING.value))
-            playing = await sql.fetchrow(
-                """SELECT COUNT(*) AS n FROM tournament_players p
-                   JOIN tournaments t ON t.id = p.tournament_id
-                   WHERE p.user_id = ? AND t.status = ?""",
-                (user_id, TournamentStatus.RUNNING.value))
-            assert running is not None and playing is not None
-            if int(running["n"]) or int(playing["n"]):
+            assert running is not None
+            if int(running["n"]) or await running_tournaments_count(sql, user_id):
                 return None  # a game in progress, or one a running tournament will start
             last = await sql.fetchrow(
                 "SELECT COALESCE(MAX(user_id), 0) AS last FROM seats WHERE user_id BETWEEN ? "

@@ -43,6 +43,16 @@ async def _read_tournament(sql: Executor, tournament_id: int) -> TournamentRecor
     return as_tournament(row, players)
 
 
+async def running_tournaments_count(sql: Executor, user_id: int) -> int:
+    """How many tournaments still being played count `user_id` among their players."""
+    row = await sql.fetchrow(
+        """SELECT COUNT(*) AS n FROM tournament_players p
+           JOIN tournaments t ON t.id = p.tournament_id
+           WHERE p.user_id = ? AND t.status = ?""", (user_id, TournamentStatus.RUNNING.value))
+    assert row is not None  # an aggregate gives one row
+    return int(row["n"])
+
+
 class TournamentQueries(DatabaseBase):
     """Tournaments and the games of their rounds."""
 
@@ -111,11 +121,6 @@ class TournamentQueries(DatabaseBase):
 
         return await self._read(read)
 
-    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
-        """Remember the message that shows the tournament's standings."""
-        await self._write("UPDATE tournaments SET message_id = ? WHERE id = ?",
-                          (message_id, tournament_id))
-
     async def next_tournament_round(self, tournament_id: int, finished_round: int) -> bool:
         """Move a running tournament from `finished_round` to the next; False when another
         call did it first."""
@@ -171,7 +176,8 @@ class TournamentQueries(DatabaseBase):
         return await self.write(write)
 
     async def cancel_tournament(self, tournament_id: int, now: datetime) -> bool:
-        """Cancel a running tournament (its channel is gone); False when it was not running."""
+        """Cancel a running tournament (by its host or a moderator, or its channel is gone);
+        False when it was not running."""
         written = await self._write(
             "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
             (TournamentStatus.CANCELLED.value, now.isoformat(), tournament_id,
@@ -188,18 +194,11 @@ class TournamentQueries(DatabaseBase):
 
     async def _cancel_where(self, column: str, value: int, now: datetime) -> list[int]:
         """Cancel the running tournaments whose `column` is `value` (a fixed column name)."""
-
-        async def write(sql: Executor) -> list[int]:
-            rows = await sql.fetch(f"SELECT id FROM tournaments WHERE {column} = ? AND "
-                                   "status = ?", (value, TournamentStatus.RUNNING.value))
-            ids = [int(row["id"]) for row in rows]
-            for tournament_id in ids:
-                await sql.execute(
-                    "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ?",
-                    (TournamentStatus.CANCELLED.value, now.isoformat(), tournament_id))
-            return ids
-
-        return await self.write(write)
+        rows = await self.write(lambda sql: sql.fetch(
+            f"UPDATE tournaments SET status = ?, finished_at = ? WHERE {column} = ? AND "
+            "status = ? RETURNING id", (TournamentStatus.CANCELLED.value, now.isoformat(), value,
+                                        TournamentStatus.RUNNING.value)))
+        return sorted(int(row["id"]) for row in rows)
 
     async def server_tournaments(self, guild_id: int) -> tuple[int, int]:
         """How many tournaments a server has in progress, and how many it finished."""
@@ -212,9 +211,4 @@ class TournamentQueries(DatabaseBase):
 
     async def running_tournaments_of(self, user_id: int) -> int:
         """How many tournaments still being played count `user_id` among their players."""
-        rows = await self._fetch(
-            """SELECT COUNT(*) AS n FROM tournament_players p
-               JOIN tournaments t ON t.id = p.tournament_id
-               WHERE p.user_id = ? AND t.status = ?""",
-            (user_id, TournamentStatus.RUNNING.value))
-        return int(rows[0]["n"])
+        return await self._read(lambda sql: running_tournaments_count(sql, user_id))

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import discord
 
 from bot.ai_players import is_ai
+from bot.clock import clock_spec, utcnow
 from bot.components import GameButton
 from bot.draw_offers import DrawAction, draws_possible
 from bot.games.base import GameUI, Table, describe_options, names_text
@@ -77,9 +79,7 @@ def board_post(
                                                              name=table.names[mover]))
         deadline = table.record.deadline
         if deadline is not None:
-            lines.append(_("⏰ Time runs out {relative} ({date}).").format(
-                relative=discord.utils.format_dt(deadline, "R"),
-                date=discord.utils.format_dt(deadline, "f")))
+            lines.append(deadline_line(table, mover, deadline))
         content = _("{mention}, your turn.").format(mention=mention(table, mover))
     description = "\n".join(line for line in lines if line)
     if len(description) > EMBED_DESCRIPTION_LIMIT:
@@ -118,6 +118,21 @@ def board_post(
                 files=[discord.File(io.BytesIO(png), filename=BOARD_FILENAME,
                                     description=board_alt_text(table, ui, result, status))],
                 view=view, mentions=discord.AllowedMentions(users=True))
+
+
+def deadline_line(table: Table[Any], mover: int, deadline: datetime) -> str:
+    """When the time of the move runs out; for a player away (`/away`), when it starts."""
+    per_move = clock_spec(table.record.clock).per_move
+    starts = deadline - per_move if per_move is not None else deadline
+    if starts > utcnow():
+        return _("🏖️ {name} is away: their time starts when they are back, {starts}, and runs "
+                 "out {relative} ({date}).").format(
+            name=table.names[mover], starts=discord.utils.format_dt(starts, "R"),
+            relative=discord.utils.format_dt(deadline, "R"),
+            date=discord.utils.format_dt(deadline, "f"))
+    return _("⏰ Time runs out {relative} ({date}).").format(
+        relative=discord.utils.format_dt(deadline, "R"),
+        date=discord.utils.format_dt(deadline, "f"))
 
 
 def board_alt_text(table: Table[Any], ui: GameUI[Any], result: Result | None,

@@ -85,6 +85,15 @@ class ChallengeService(TablesMixin, RematchMixin):
                 "{names} take no challenges (their `/settings`). Open a table with `/lobby` "
                 "instead: anyone who wants to play can join it.", len(refusing)).format(
                     names=and_join([o.display_name for o in invited if o.id in refusing])))
+        away = await self.db.away_until([o.id for o in invited], utcnow())
+        if away:
+            raise Refusal(ngettext(
+                "{names} is away until {date} (`/away`): challenge them once they are back, "
+                "or open a table with `/lobby`.",
+                "{names} are away until {date} (`/away`): challenge them once they are back, "
+                "or open a table with `/lobby`.", len(away)).format(
+                    names=and_join([o.display_name for o in invited if o.id in away]),
+                    date=discord.utils.format_dt(max(away.values()), "D")))
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)

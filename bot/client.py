@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.absences import Absences
 from bot.ai_players import ProcessThinker, Thinker, ThreadThinker
 from bot.backups import BackupSchedule, backup_schedule
 from bot.challenges import ChallengeService
@@ -103,6 +104,7 @@ class Services:
     thinker: Thinker
     painter: Painter
     languages: Languages
+    absences: Absences
     sessions: SessionManager
     challenges: ChallengeService
     records: RecordsService
@@ -118,15 +120,17 @@ def build_services(db: Database, publisher: Publisher, settings: Settings,
     painter = (ProcessPainter(settings.render_workers) if settings.render_workers
                else ThreadPainter())
     languages = Languages(db, preferred_locale)
+    absences = Absences(db)
     sessions = SessionManager(db, GAME_UIS, publisher, thinker, painter=painter,
-                              languages=languages, archive_after=settings.archive_after)
+                              languages=languages, absences=absences,
+                              archive_after=settings.archive_after)
     tournaments = TournamentService(db, sessions, publisher, languages)
     sessions.game_ended = tournaments.game_ended
     challenges = ChallengeService(db, sessions, GAME_UIS, publisher, languages, tournaments)
     deadlines = DeadlineService(db, sessions, publisher)
     timers = TimerLoop(db, deadlines.actions(), settings.shards)
-    sessions.timers_changed = timers.wake
-    return Services(thinker, painter, languages, sessions, challenges,
+    sessions.timers_changed = absences.timers_changed = timers.wake
+    return Services(thinker, painter, languages, absences, sessions, challenges,
                     RecordsService(db, GAME_UIS, painter), deadlines, timers,
                     PrivacyService(db, sessions, languages, publisher))
 
@@ -178,6 +182,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.heartbeat = (Heartbeat(Path(self.settings.health_file), self.healthy)
                           if self.settings.health_file else None)
         self.error_reports = self._report_errors(self.settings.error_webhook_url)
+        await services.absences.load()  # before any move: a turn's clock reads it
         self._started = True
         self.add_dynamic_items(*COMPONENTS)
         lobby = Lobby(self.challenges, self.painter)
@@ -187,7 +192,7 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(Records(self.records))
         await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges,
-                                          services.privacy))
+                                          services.privacy, services.absences))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)

@@ -35,6 +35,9 @@ class ClockSpec:
     per_move: timedelta | None
     last_call_before: timedelta | None = None
     """How long before the end the player to move is reminded a second time."""
+    waits_for_absent: bool = False
+    """Whether a player away (`/away`) starts their time only once back: the correspondence
+    clocks, where a week's holiday would otherwise lose every game on time."""
 
     @property
     def text(self) -> str:
@@ -46,12 +49,15 @@ CLOCKS: dict[Clock, ClockSpec] = {
     Clock.LIVE: ClockSpec(N_("Live: 5 minutes per move"), timedelta(minutes=5),
                           timedelta(minutes=1)),
     Clock.DAILY: ClockSpec(N_("Daily: 24 hours per move"), timedelta(hours=24),
-                           timedelta(hours=2)),
+                           timedelta(hours=2), waits_for_absent=True),
     Clock.RELAXED: ClockSpec(N_("Relaxed: 3 days per move"), timedelta(days=3),
-                             timedelta(hours=6)),
+                             timedelta(hours=6), waits_for_absent=True),
     Clock.NONE: ClockSpec(N_("No clock"), None),
 }
 """Every time control, in the order the option menu lists them."""
+
+WAITING_CLOCKS = tuple(clock.value for clock, spec in CLOCKS.items() if spec.waits_for_absent)
+"""The clocks that wait for a player away (their names, as stored)."""
 
 DEFAULT_CLOCK = Clock.DAILY
 """What a challenge gets when the clock is not chosen: nobody waits more than a day."""

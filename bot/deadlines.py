@@ -7,6 +7,7 @@ import logging
 
 import discord
 
+from bot.clock import clock_spec
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.session_manager import SessionManager
 from bot.sessions import GameSession
@@ -26,6 +27,7 @@ class DeadlineService:
         self.db = db
         self.sessions = sessions
         self.publisher = publisher
+        self.absences = sessions.absences
 
     async def set_dm_reminders(self, user_id: int, wanted: bool) -> None:
         """Turn a member's turn reminders by DM on or off."""
@@ -38,7 +40,8 @@ class DeadlineService:
     def actions(self) -> dict[TimerEvent, Action]:
         """The action of each timer event, for the timer loop."""
         return {TimerEvent.HALF_TIME: self.remind, TimerEvent.LAST_CALL: self.remind,
-                TimerEvent.TIMEOUT: self.time_out, TimerEvent.ARCHIVE: self.archive}
+                TimerEvent.TIMEOUT: self.time_out, TimerEvent.ARCHIVE: self.archive,
+                TimerEvent.AWAY: self.away_changed}
 
     async def _waiting_on(self, timer: Timer) -> GameSession | None:
         """The session if its game still waits for the timer's seat at the timer's ply."""
@@ -48,11 +51,32 @@ class DeadlineService:
             return None
         return session
 
+    async def away_changed(self, timer: Timer) -> None:
+        """A player of the game went away or came back: learn it (another process may have
+        stored it), and set their turn's clock again if it is their turn."""
+        session = await self.sessions.get(timer.game_id)
+        if session is None or session.is_over or timer.seat is None:
+            return
+        await self.absences.refresh(session.record.user_at(timer.seat))
+        await session.absence_changed(timer.seat)
+
+    async def _away(self, session: GameSession, seat: int) -> bool:
+        """Whether the player to move is away and their clock waits for them: then their
+        turn's clock is set again instead (a change this process had not heard of yet),
+        unless their time had already run out."""
+        user = session.record.user_at(seat)
+        if not clock_spec(session.record.clock).waits_for_absent \
+                or await self.absences.refresh(user) is None:
+            return False
+        return await session.absence_changed(seat)
+
     async def remind(self, timer: Timer) -> None:
         """Ping the player to move in the thread, and by DM unless they turned that off."""
         session = await self._waiting_on(timer)
         deadline = session.record.deadline if session is not None else None
         if session is None or deadline is None or timer.seat is None:
+            return
+        if await self._away(session, timer.seat):
             return
         user = session.record.user_at(timer.seat)
         when = discord.utils.format_dt(deadline, "R")
@@ -93,7 +117,8 @@ class DeadlineService:
     async def time_out(self, timer: Timer) -> None:
         """The player to move ran out of time: the session decides what happens."""
         session = await self._waiting_on(timer)
-        if session is not None and timer.seat is not None:
+        if session is not None and timer.seat is not None \
+                and not await self._away(session, timer.seat):
             await session.time_out(timer.seat, timer.ply)
 
     async def archive(self, timer: Timer) -> None:

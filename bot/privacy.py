@@ -43,11 +43,14 @@ class PrivacyService:
               "{kept}.").format(kept=_("kept") if data.settings else _("none")),
             _("Your waiting challenges and tables: {n}.").format(n=data.waiting_challenges),
             _("Your name and place in tournaments: {n}.").format(n=data.tournaments),
+            _("Your times away (`/away`), kept a year to count the days: {n}.").format(
+                n=data.absences),
             "",
             _("**`/privacy forget:`** forgets you for good: in every game you played, your "
               "name becomes “Forgotten player” and your account is no longer linked; your "
-              "ratings, their history and your settings are deleted; your waiting challenges "
-              "are cancelled. Your opponents' games stay whole. It cannot be undone."),
+              "ratings, their history, your settings and times away are deleted; your "
+              "waiting challenges are cancelled. Your opponents' games stay whole. It cannot "
+              "be undone."),
         ]
         if data.running:
             lines.append(ngettext(
@@ -74,6 +77,7 @@ class PrivacyService:
                 "again. Nothing was forgotten yet.", running).format(n=running))
         self.sessions.let_go_games_of(user_id)
         self.languages.forget_member(user_id)
+        self.sessions.absences.forget(user_id)
         for challenge in forgotten.cancelled:
             await self._close(challenge)
         log.info("a member asked to be forgotten: done")  # never their id: that is the point

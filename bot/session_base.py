@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.absences import Absences
 from bot.ai_players import DEFAULT_LEVEL, Thinker, ai_seed, ai_user_id, is_ai, level_of, shown_name
 from bot.automatic import AnyState, automatic_steps
 from bot.board import (
@@ -29,7 +30,7 @@ from bot.board import (
     message_link,
     why_no_board,
 )
-from bot.clock import turn_timers, utcnow
+from bot.clock import clock_spec, turn_timers, utcnow
 from bot.draw_offers import DrawOutcome, outcome_text
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, GameUI, Notice, PrivateNote, Turn
@@ -81,6 +82,7 @@ class SessionBase:
                  publisher: Publisher, thinker: Thinker | None = None,
                  painter: Painter | None = None,
                  languages: Languages | None = None,
+                 absences: Absences | None = None,
                  archive_after: timedelta | None = None,
                  timers_changed: Callable[[datetime | None], None] = lambda _: None,
                  game_ended: Callable[[GameRecord], None] = lambda _: None) -> None:
@@ -92,6 +94,7 @@ class SessionBase:
         self.thinker = thinker
         self.painter = painter or ThreadPainter()
         self.languages = languages or Languages(db)
+        self.absences = absences or Absences(db)
         self.archive_after = archive_after
         """How long a finished game's thread stays open; None: it is never archived."""
         self.timers_changed = timers_changed
@@ -349,7 +352,14 @@ class SessionBase:
             return None, []
         if self.is_ai_seat(seat) or seat in (stand_ins or {}):
             return None, []
-        return turn_timers(self._record.clock, ply, seat, now)
+        return turn_timers(self._record.clock, ply, seat, self.turn_starts(seat, now))
+
+    def turn_starts(self, seat: int, now: datetime) -> datetime:
+        """When the time of `seat`'s move begun at `now` starts: when its member is back if
+        they are away and the clock waits for them (`/away`), else now."""
+        if not clock_spec(self._record.clock).waits_for_absent:
+            return now
+        return self.absences.until(self._record.user_at(seat), now) or now
 
     async def abort_voters(self) -> set[int]:
         """The players who asked to abort this game (stored: a restart keeps them)."""

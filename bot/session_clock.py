@@ -7,7 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.board import timeout_choice_post
-from bot.clock import turn_timers, utcnow
+from bot.clock import clock_spec, turn_timers, utcnow
 from bot.errors import GameOver, NotAPlayer, Refusal, StaleBoard
 from bot.games.base import TIMED_OUT, Turn, names_text
 from bot.publisher import PublishFailed
@@ -100,6 +100,44 @@ class TurnClock(SessionBase):
             except PublishFailed:
                 self.mend_later()
             return deadline
+
+    async def absence_changed(self, seat: int) -> bool:
+        """The member at `seat` went away or came back (`/away`, see `bot.absences`): if it is
+        their turn and the clock waits for them, their time starts when they are back (or
+        now, if they came back early) and runs whole; the board shows it. A turn whose time
+        already ran out stays out of time: going away then comes too late. True when the
+        turn's clock was set again."""
+        async with self.lock:
+            spec = clock_spec(self._record.clock)
+            deadline = self._record.deadline
+            now = utcnow()
+            if self.is_over or self._state.current_player != seat or spec.per_move is None \
+                    or deadline is None or deadline <= now or self.is_ai_seat(seat):
+                return False
+            start = self.turn_starts(seat, now)
+            if start + spec.per_move == deadline:
+                return True  # already so (another change came first)
+            if start == now and now + spec.per_move > deadline:
+                return False  # back, and this turn never waited: its time runs on as it was
+            deadline, timers = turn_timers(self._record.clock, self.ply, seat, start)
+            if not await self.db.set_turn_clock(self.id, self.ply, deadline, timers):
+                await self._reload()
+                return False
+            self._record.deadline = deadline
+            self.timers_changed(earliest_due(timers))
+            await self._show_clock()
+            return True
+
+    async def _show_clock(self) -> None:
+        """Show the turn's new deadline on its board, edited in place (no new ping)."""
+        board = self._record.board_message_id
+        try:
+            if board is not None and self._record.board_ply == self.ply:
+                await self._edit_board(board, self.addressee())
+            else:
+                self._shown_since = await self.post_board()
+        except PublishFailed:
+            self.mend_later()
 
     async def start_clock(self) -> None:
         """Give the player to move a deadline if the game has a clock and none is set (a new

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.absences import Absences
 from bot.ai_players import Thinker
 from bot.games.base import GameUI
 from bot.languages import Languages
@@ -39,6 +40,7 @@ class SessionManager:
                  publisher: Publisher, thinker: Thinker | None = None, *,
                  painter: Painter | None = None,
                  languages: Languages | None = None,
+                 absences: Absences | None = None,
                  archive_after: timedelta | None = None,
                  capacity: int = SESSION_CAPACITY,
                  idle_after: float = IDLE_SESSION_SECONDS,
@@ -49,6 +51,7 @@ class SessionManager:
         self.thinker = thinker
         self.painter = painter or ThreadPainter()
         self.languages = languages or Languages(db)
+        self.absences = absences or Absences(db)
         self.archive_after = archive_after
         self.timers_changed: Callable[[datetime | None], None] = lambda _: None
         """Wakes the timer loop (set by the bot once the loop exists)."""
@@ -112,7 +115,8 @@ class SessionManager:
         session = GameSession(record, GAMES[record.game].load(record.state), db=self.db,
                               ui=self.uis[record.game], publisher=self.publisher,
                               thinker=self.thinker, painter=self.painter,
-                              languages=self.languages, archive_after=self.archive_after,
+                              languages=self.languages, absences=self.absences,
+                              archive_after=self.archive_after,
                               timers_changed=lambda due: self.timers_changed(due),
                               game_ended=lambda record: self.game_ended(record))
         self._sessions[record.id] = session

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from storage.absence_queries import Absence
 from storage.database import (
     DEFAULT_DATABASE_URL,
     Database,
@@ -67,6 +68,7 @@ __all__ = [
     "GLOBAL_SCOPE",
     "MIGRATIONS",
     "SCHEMA",
+    "Absence",
     "CancelledChallenge",
     "ChallengeRecord",
     "ChallengeStatus",

@@ -319,6 +319,24 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE challenges ADD COLUMN legs INTEGER NOT NULL DEFAULT 1",
         ),
     ),
+    Migration(
+        18,
+        "members' times away (`/away`): their correspondence clocks wait for them",
+        (
+            # One row per time away, kept a year for the allowance; `ended_at` is set when
+            # the member comes back early (or goes away again, which starts a new row).
+            """
+            CREATE TABLE absences (
+                user_id    INTEGER NOT NULL,
+                started_at REAL    NOT NULL,
+                until_at   REAL    NOT NULL,
+                ended_at   REAL,
+                PRIMARY KEY (user_id, started_at)
+            )
+            """,
+            "CREATE INDEX absences_by_until ON absences (until_at)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -353,6 +371,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "tournament_players": ("tournament_id", "position", "user_id", "name", "withdrawn_in",
                            "place"),
     "tournament_games": ("game_id", "tournament_id", "round"),
+    "absences": ("user_id", "started_at", "until_at", "ended_at"),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that
 lacks one (the migrations build exactly these; a test keeps the two in step)."""

@@ -62,6 +62,8 @@ class TimerEvent(StrEnum):
     """The player to move ran out of time."""
     ARCHIVE = "archive"
     """A finished game's thread is archived and locked."""
+    AWAY = "away"
+    """A player went away or came back (`/away`): their turn's clock is set again."""
 
 
 TURN_EVENTS = (TimerEvent.HALF_TIME, TimerEvent.LAST_CALL, TimerEvent.TIMEOUT)

@@ -74,7 +74,7 @@ class Lobby(commands.Cog):
         commands_now = tree.get_commands() if isinstance(tree, app_commands.CommandTree) else []
         # Each description as written (English): `help_embed` translates it.
         descriptions = {c.name: c.description for c in commands_now
-                        if isinstance(c, app_commands.Command)}
+                        if isinstance(c, app_commands.Command | app_commands.Group)}
         await interaction.response.send_message(embed=help_embed(descriptions), ephemeral=True)
 
     @app_commands.command(name="games", description=N_("The games you can play here"))

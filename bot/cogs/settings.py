@@ -1,5 +1,5 @@
 """`/settings`: what each member chooses for themselves, and the server's language and clock
-for new games."""
+for new games; `/away`, when a member's correspondence games wait for them; `/privacy`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.absences import AWAY_MAX_DAYS, Absences
 from bot.challenges import ChallengeService
 from bot.clock import clock_spec
 from bot.cogs.options import CLOCK_CHOICES
@@ -15,7 +16,7 @@ from bot.errors import Refusal
 from bot.languages import Languages
 from bot.privacy import FORGET, PrivacyService
 from bot.replies import Interaction
-from i18n import N_, Language, _
+from i18n import N_, Language, _, ngettext
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 LANGUAGE_NAMES = {Language.EN: "English", Language.FR: "Français"}
@@ -31,12 +32,54 @@ SERVER_WRITES_IN = {
 class PlayerSettings(commands.Cog):
     """A member's own settings, and the server's language and clock for those who manage it."""
 
+    away = app_commands.Group(name="away", description=N_(
+        "Away? `on days:` makes your Daily and Relaxed games wait for you; `off` once back"))
+
     def __init__(self, deadlines: DeadlineService, languages: Languages,
-                 challenges: ChallengeService, privacy: PrivacyService) -> None:
+                 challenges: ChallengeService, privacy: PrivacyService,
+                 absences: Absences) -> None:
         self.deadlines = deadlines
         self.languages = languages
         self.challenges = challenges
         self.privacy = privacy
+        self.absences = absences
+
+    @away.command(name="on", description=N_(
+        "Be away: your time to move in Daily and Relaxed games starts when you are back"))
+    @app_commands.describe(days=N_("How many days (1 to 14; 30 a year)"))
+    async def away_on(self, interaction: Interaction,
+                      days: app_commands.Range[int, 1, AWAY_MAX_DAYS]) -> None:
+        """Go away for some days (privately)."""
+        until = await self.absences.go_away(interaction.user.id, days)
+        left = await self.absences.days_left(interaction.user.id)
+        lines = [
+            _("🏖️ You are away until {date} ({relative}).").format(
+                date=discord.utils.format_dt(until, "f"),
+                relative=discord.utils.format_dt(until, "R")),
+            _("In your Daily and Relaxed games, your time to move starts only when you are "
+              "back, and then runs whole. Nobody can challenge you meanwhile. Live games do "
+              "not wait."),
+            _("Back early? `/away off` starts your clocks again."),
+            ngettext("You have {n} day away left in the last 12 months.",
+                     "You have {n} days away left in the last 12 months.", left).format(n=left),
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @away.command(name="off", description=N_("Back: your clocks run again"))
+    async def away_off(self, interaction: Interaction) -> None:
+        """Come back early (privately)."""
+        if await self.absences.come_back(interaction.user.id):
+            text = _("👋 Welcome back! Your clocks run again: in each game waiting for you, "
+                     "your whole time to move starts now.")
+        else:
+            left = await self.absences.days_left(interaction.user.id)
+            text = ngettext(
+                "You are not away. `/away on` makes your Daily and Relaxed games wait for you "
+                "(up to {most} days at a time; {n} day left in the last 12 months).",
+                "You are not away. `/away on` makes your Daily and Relaxed games wait for you "
+                "(up to {most} days at a time; {n} days left in the last 12 months).",
+                left).format(most=AWAY_MAX_DAYS, n=left)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="privacy", description=N_(
         "What the bot keeps about you; forget: delete it for good"))
@@ -105,6 +148,11 @@ class PlayerSettings(commands.Cog):
                      if await self.challenges.takes_challenges(user) else
                      _("Challenges are off: nobody can challenge you. Open or join a `/lobby` "
                        "table to play with people."))
+        until = await self.absences.refresh(user)
+        if until is not None:
+            lines.append(_("🏖️ You are away until {date}: your Daily and Relaxed games wait "
+                           "for you (`/away off` when you are back).").format(
+                date=discord.utils.format_dt(until, "f")))
         if interaction.guild_id is not None:
             server = await self.languages.of_server(interaction.guild_id)
             lines.append(_(SERVER_WRITES_IN[server]))

@@ -30,7 +30,8 @@ BOT_LAYERS: list[set[str]] = [
      "bot.copy_database", "bot.health", "bot.error_reports", "bot.round_robin"},
     {"bot.backups"},
     {"bot.replay"},  # the painter draws replays in its workers; here is what it draws
-    {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages"},
+    {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages",
+     "bot.absences"},
     {"bot.components"},
     {"bot.games.base"},
     {"bot.games.common", "bot.draw_offers", "bot.takebacks"},

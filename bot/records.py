@@ -526,6 +526,11 @@ class RecordsService:
                                   "someone with /challenge, or open a table with /lobby.")
             return embed
         embed.description = running_description(games, total, user.id)
+        away = (await self.db.away_until([user.id], utcnow())).get(user.id)
+        if away is not None:  # why their deadlines lie after their return
+            embed.add_field(name=_("🏖️ You are away"), value=_(
+                "Until {date}: your Daily and Relaxed games wait for you (`/away off` when you "
+                "are back).").format(date=discord.utils.format_dt(away, "f")))
         embed.set_footer(text=ngettext("{n} of them waits for you.", "{n} of them wait for "
                                        "you.", waiting).format(n=waiting) if waiting else
                          _("None of them waits for you."))

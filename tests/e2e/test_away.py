@@ -240,3 +240,13 @@ async def test_a_french_server_and_member_hear_of_the_absence_in_french(
     await env.settle()
     assert f"{name_of(session, mover)} est absent : son temps part à son retour" in \
         board_text(thread)
+
+
+async def test_my_games_says_until_when_the_member_is_away(env, world) -> None:
+    await live_game(env, world, clock="daily")
+    await world.alice.slash(world.channel, "away on", days=3)
+    mine = await world.alice.slash(world.channel, "mygames")
+    [field] = mine.response.embeds[0].fields
+    assert field.name == "🏖️ You are away" and "`/away off`" in field.value
+    theirs = await world.bob.slash(world.channel, "mygames")
+    assert theirs.response.embeds[0].fields == []

@@ -32,6 +32,16 @@ async def wait(env, seconds: float) -> None:
         seconds -= step
 
 
+async def game_with_one_away(env, world, *, away: str, days: int, clock: str = "daily"):
+    """A game of Alice and Bob in which the player to move (`away="mover"`) or the other one
+    went away for `days`: the thread, the session, the member to move and the other."""
+    thread, session = await live_game(env, world, clock=clock)
+    mover, other = roles(session, world)
+    await (mover if away == "mover" else other).slash(world.channel, "away on", days=days)
+    await env.settle()
+    return thread, session, mover, other
+
+
 def name_of(session, member) -> str:
     """The member's name as the game shows it."""
     return session.names[session.record.seat_of(member.id)]
@@ -67,10 +77,7 @@ async def test_a_daily_game_waits_for_the_player_to_move_while_they_are_away(
 async def test_a_turn_that_comes_while_the_player_is_away_starts_when_they_are_back(
     env, world
 ) -> None:
-    thread, session = await live_game(env, world, clock="daily")
-    mover, other = roles(session, world)
-    await other.slash(world.channel, "away on", days=3)
-    await env.settle()
+    thread, session, mover, other = await game_with_one_away(env, world, away="other", days=3)
     assert seconds_left(env, session) == pytest.approx(DAY, abs=5), "not their turn: unchanged"
     await wait(env, 3600)
     await mover.slash(thread, "move", notation=str(session.state.legal_moves()[0]))
@@ -80,10 +87,7 @@ async def test_a_turn_that_comes_while_the_player_is_away_starts_when_they_are_b
 
 
 async def test_coming_back_early_starts_the_whole_time_at_once(env, world) -> None:
-    thread, session = await live_game(env, world, clock="daily")
-    mover, _ = roles(session, world)
-    await mover.slash(world.channel, "away on", days=10)
-    await env.settle()
+    thread, session, mover, _ = await game_with_one_away(env, world, away="mover", days=10)
     await wait(env, 2 * DAY)
     back = await mover.slash(world.channel, "away off")
     assert back.ephemeral and "Welcome back" in back.response.content
@@ -98,10 +102,7 @@ async def test_coming_back_early_starts_the_whole_time_at_once(env, world) -> No
 async def test_a_player_away_may_still_play_and_their_opponents_clock_runs_as_usual(
     env, world
 ) -> None:
-    thread, session = await live_game(env, world, clock="daily")
-    mover, other = roles(session, world)
-    await mover.slash(world.channel, "away on", days=5)
-    await env.settle()
+    thread, session, mover, other = await game_with_one_away(env, world, away="mover", days=5)
     await wait(env, 3600)
     await mover.slash(thread, "move", notation=str(session.state.legal_moves()[0]))
     assert session.record.user_at(session.state.current_player) == other.id
@@ -114,10 +115,8 @@ async def test_a_player_away_may_still_play_and_their_opponents_clock_runs_as_us
 
 
 async def test_live_games_do_not_wait_for_a_player_away(env, world) -> None:
-    thread, session = await live_game(env, world, clock="live")
-    mover, _ = roles(session, world)
-    await mover.slash(world.channel, "away on", days=7)
-    await env.settle()
+    thread, session, _, _ = await game_with_one_away(env, world, away="mover", days=7,
+                                                     clock="live")
     assert seconds_left(env, session) == pytest.approx(LIVE, abs=5)
     await wait(env, LIVE + 1)
     assert choice_message(thread) is not None
@@ -157,10 +156,8 @@ async def test_the_days_away_are_counted_over_twelve_months(env, world) -> None:
 
 
 async def test_going_away_again_replaces_the_time_away(env, world) -> None:
-    _, session = await live_game(env, world, clock="relaxed")
-    mover, _ = roles(session, world)
-    await mover.slash(world.channel, "away on", days=10)
-    await env.settle()
+    _, session, mover, _ = await game_with_one_away(env, world, away="mover", days=10,
+                                                    clock="relaxed")
     await mover.slash(world.channel, "away on", days=2)
     await env.settle()
     assert seconds_left(env, session) == pytest.approx(2 * DAY + 3 * DAY, abs=5)

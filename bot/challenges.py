@@ -21,6 +21,9 @@ from bot.tables import TablesMixin
 from engines import GAMES
 from i18n import _, ngettext, use_language
 
+MOST_BLOCKS = 100
+"""How many members one member may block (`/block`): plenty for safety, bounded storage."""
+
 
 class ChallengeService(TablesMixin, RematchMixin):
     """Opens challenges, answers them and expires them (timers rebuilt after a restart)."""
@@ -85,6 +88,7 @@ class ChallengeService(TablesMixin, RematchMixin):
                 "{names} take no challenges (their `/settings`). Open a table with `/lobby` "
                 "instead: anyone who wants to play can join it.", len(refusing)).format(
                     names=and_join([o.display_name for o in invited if o.id in refusing])))
+        await self.check_not_blocked(challenger.id, invited)
         away = await self.db.away_until([o.id for o in invited], utcnow())
         if away:
             raise Refusal(ngettext(
@@ -118,6 +122,41 @@ class ChallengeService(TablesMixin, RematchMixin):
         await self.db.set_challenge_message(challenge.id, message.id)
         self._schedule(challenge)
 
+
+    async def check_not_blocked(self, challenger_id: int,
+                                invited: Sequence[discord.abc.User]) -> None:
+        """Refuse a challenge to members who block the challenger (`/block`)."""
+        blocking = await self.db.blocking(challenger_id, [o.id for o in invited])
+        if blocking:
+            raise Refusal(_("You cannot challenge {names}.").format(
+                names=and_join([o.display_name for o in invited if o.id in blocking])))
+
+    async def block(self, member_id: int, blocked: discord.abc.User) -> None:
+        """`/block`: `blocked` may no longer challenge the member, join their tables or offer
+        them a rematch, and leaves the open tables the member hosts. Raises a Refusal saying
+        why nothing changed."""
+        if blocked.id == member_id:
+            raise Refusal(_("You cannot block yourself."))
+        if blocked.bot:
+            raise Refusal(_("{name} is a bot: it never challenges anyone.").format(
+                name=blocked.display_name))
+        if await self.db.block(member_id, blocked.id, utcnow(), most=MOST_BLOCKS):
+            await self.unseat(member_id, blocked.id)  # out of the tables they host
+            return
+        if blocked.id in await self.db.blocked_by(member_id):
+            raise Refusal(_("You already block {member}.").format(member=blocked.mention))
+        raise Refusal(_("You already block {most} members: unblock one with `/unblock` "
+                        "first.").format(most=MOST_BLOCKS))
+
+    async def unblock(self, member_id: int, blocked: discord.abc.User) -> None:
+        """`/unblock`: let a blocked member challenge the member again (a Refusal if they
+        were not blocked)."""
+        if not await self.db.unblock(member_id, blocked.id):
+            raise Refusal(_("You do not block {member}.").format(member=blocked.mention))
+
+    async def blocked_by(self, member_id: int) -> list[int]:
+        """The members this one blocks, the latest first."""
+        return await self.db.blocked_by(member_id)
 
     async def answer(
         self, interaction: Interaction, challenge_id: int, answer: str

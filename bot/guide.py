@@ -46,7 +46,7 @@ HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("During a game"), ("move", "board", "draw", "resign", "abort")),
     (N_("Your games and records"),
      ("mygames", "live", "leaderboard", "stats", "serverstats", "history", "replay")),
-    (N_("Settings"), ("settings", "away", "privacy", "help", "about")),
+    (N_("Settings"), ("settings", "away", "block", "unblock", "privacy", "help", "about")),
 )
 """The commands `/help` lists, by what a member wants to do (a test keeps every command in)."""
 

@@ -45,6 +45,7 @@ class PrivacyService:
             _("Your name and place in tournaments: {n}.").format(n=data.tournaments),
             _("Your times away (`/away`), kept a year to count the days: {n}.").format(
                 n=data.absences),
+            _("The members you block (`/block`): {n}.").format(n=data.blocks),
             "",
             _("**`/privacy forget:`** forgets you for good: in every game you played, your "
               "name becomes “Forgotten player” and your account is no longer linked; your "

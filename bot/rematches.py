@@ -52,6 +52,8 @@ class RematchMixin(ChallengeBase):
         names = {seat.user_id: seat.display_name for seat in seats}
         names[user] = interaction.user.display_name
         others = [uid for uid in order if uid != user]
+        if await self.db.blocking(user, others):
+            raise Refusal(_("You cannot offer this rematch."))
         if all(is_ai(uid) for uid in others):
             await self.check_ai_games(user, home.guild.id)
             await interaction.response.defer(ephemeral=True, thinking=True)

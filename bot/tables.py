@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from bot.ai_players import ai_name, ai_user_id, is_ai
@@ -10,12 +12,14 @@ from bot.challenge_base import ChallengeBase, HostChannel, host_channel, write_b
 from bot.challenge_posts import CHALLENGE_TIMEOUT, TOURNAMENT_TABLE_TIMEOUT
 from bot.clock import Clock, utcnow
 from bot.errors import Refusal
-from bot.publisher import THREAD_PERMISSIONS, permission_names
+from bot.publisher import THREAD_PERMISSIONS, Post, PublishFailed, permission_names
 from bot.replies import Interaction
 from bot.round_robin import LEGS, MAX_PLAYERS, MIN_PLAYERS
 from engines import GAMES
 from i18n import _, use_language
-from storage import ChallengeRecord
+from storage import ChallengeRecord, ChallengeStatus
+
+log = logging.getLogger(__name__)
 
 AI_PLACEHOLDER_BASE = 100
 """Seat numbers of AI players at a table before the seats are drawn (beyond any real seat)."""
@@ -116,6 +120,8 @@ class TablesMixin(ChallengeBase):
                 if len(lobby.player_ids) >= most:
                     raise Refusal(_("This table is full ({players} players).").format(
                         players=most))
+                if await self.db.blocking(user.id, lobby.player_ids):
+                    raise Refusal(_("You cannot join this table."))  # never who blocks
                 lobby.opponent_ids.append(user.id)
                 lobby.player_names[user.id] = user.display_name
             elif action.startswith("ai_") or action == "drop_ai":
@@ -158,6 +164,30 @@ class TablesMixin(ChallengeBase):
                 accepted_ids=lobby.accepted_ids)
             embed, view = await self._shown(lobby)
             await interaction.edit_original_response(embed=embed, view=view)
+
+    async def unseat(self, host_id: int, member_id: int) -> None:
+        """Take `member_id` out of the open tables `host_id` hosts (the host blocked them),
+        their messages updated (best effort: the table is right all the same)."""
+        for table in await self.db.waiting_challenges_of(host_id, utcnow()):
+            if not table.is_lobby or member_id not in table.opponent_ids:
+                continue
+            async with self._locks[table.id]:
+                current = await self.db.get_challenge(table.id)
+                if current is None or current.status is not ChallengeStatus.PENDING \
+                        or member_id not in current.opponent_ids:
+                    continue  # started or closed meanwhile
+                current.opponent_ids.remove(member_id)
+                await self.db.update_challenge_players(
+                    current.id, opponent_ids=current.opponent_ids,
+                    player_names=current.player_names, accepted_ids=current.accepted_ids)
+                if current.message_id is None:
+                    continue
+                embed, view = await self._shown(current)
+                try:
+                    await self.publisher.edit(current.channel_id, current.message_id,
+                                              Post(embed=embed, view=view))
+                except PublishFailed:
+                    log.info("table %s: could not show a blocked member leaving", current.id)
 
     @staticmethod
     def _seat_ai(lobby: ChallengeRecord, action: str, max_players: int) -> None:

@@ -61,7 +61,7 @@ GAME_TABLES = ("seats", "moves", "timers", "abort_votes", "rating_changes")
 
 
 OTHER_TABLES = ("challenges", "player_settings", "server_settings", "ratings", "tournaments",
-                "tournament_players", "tournament_games", "absences")
+                "tournament_players", "tournament_games", "absences", "blocks")
 """Tables copied whole, after the games."""
 
 

@@ -5,7 +5,7 @@ understand; a backend (`storage.sqlite`, `storage.postgres`) runs it in a transa
 snapshot. `Database.open(url)` picks the backend from the URL's scheme. The queries live in one
 module per subject (`storage.game_queries`, `list_queries`, `rating_queries`,
 `challenge_queries`, `setting_queries`, `copying`, `privacy_queries`, `tournament_queries`,
-`absence_queries`), each a part of `Database` built on `storage.base.DatabaseBase`.
+`absence_queries`, `block_queries`), each a part of `Database` built on `storage.base.DatabaseBase`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 from storage.absence_queries import AbsenceQueries
+from storage.block_queries import BlockQueries
 from storage.challenge_queries import ChallengeQueries
 from storage.copying import CopyQueries
 from storage.errors import DatabaseUnusable
@@ -41,7 +42,7 @@ def register_backend(scheme: str, connect: Connect) -> None:
 
 
 class Database(GameQueries, GameListQueries, RatingQueries, ChallengeQueries, SettingQueries,
-               CopyQueries, PrivacyQueries, TournamentQueries, AbsenceQueries):
+               CopyQueries, PrivacyQueries, TournamentQueries, AbsenceQueries, BlockQueries):
     """All reads and writes of games, moves, challenges and ratings, written once for every
     backend (`storage.sqlite`, `storage.postgres`): a backend runs the works."""
 

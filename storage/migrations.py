@@ -337,6 +337,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX absences_by_until ON absences (until_at)",
         ),
     ),
+    Migration(
+        19,
+        "members a member blocks (`/block`): they may not challenge them or join their tables",
+        (
+            """
+            CREATE TABLE blocks (
+                user_id    INTEGER NOT NULL,
+                blocked_id INTEGER NOT NULL,
+                created_at TEXT    NOT NULL,
+                PRIMARY KEY (user_id, blocked_id)
+            )
+            """,
+            "CREATE INDEX blocks_by_blocked ON blocks (blocked_id)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -372,6 +387,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
                            "place"),
     "tournament_games": ("game_id", "tournament_id", "round"),
     "absences": ("user_id", "started_at", "until_at", "ended_at"),
+    "blocks": ("user_id", "blocked_id", "created_at"),
 }
 """Every table and column the code reads or writes: `Database.open` refuses a database that
 lacks one (the migrations build exactly these; a test keeps the two in step)."""

@@ -49,6 +49,8 @@ class MemberData:
     """Tournaments that keep their name and place (running or over)."""
     absences: int = 0
     """Times away (`/away`), kept a year for the allowance."""
+    blocks: int = 0
+    """Members they block (`/block`)."""
 
 
 def is_forgotten(user_id: int) -> bool:
@@ -79,19 +81,22 @@ class PrivacyQueries(DatabaseBase):
                 "SELECT COUNT(*) AS n FROM tournament_players WHERE user_id = ?", (user_id,))
             absences = await sql.fetchrow(
                 "SELECT COUNT(*) AS n FROM absences WHERE user_id = ?", (user_id,))
+            blocks = await sql.fetchrow(
+                "SELECT COUNT(*) AS n FROM blocks WHERE user_id = ?", (user_id,))
             assert games is not None and rated is not None and tournaments is not None
-            assert absences is not None
+            assert absences is not None and blocks is not None
             return MemberData(int(games["games"]), int(games["running"]), int(rated["n"]),
                               len(waiting), bool(settings), int(tournaments["n"]),
-                              int(absences["n"]))
+                              int(absences["n"]), int(blocks["n"]))
 
         return await self._read(read)
 
     async def forget_member(self, user_id: int) -> Forgotten | None:
         """Forget `user_id`: their seats and moves pass to a new forgotten id under
         `FORGOTTEN_NAME` (their opponents' games, histories and replays stay whole); their
-        ratings, rating history, settings, times away and abort votes are deleted; their waiting
-        challenges are cancelled and the others no longer name them; their place in finished
+        ratings, rating history, settings, times away, blocks and abort votes are deleted
+        (others' blocks of them stay: those are the others' safety); their waiting challenges
+        are cancelled and the others no longer name them; their place in finished
         tournaments is kept under the new id. One transaction; returns what it did, or None
         (nothing changed) while a game of theirs runs, or a tournament of theirs."""
 
@@ -120,7 +125,7 @@ class PrivacyQueries(DatabaseBase):
                 (new_id, FORGOTTEN_NAME, user_id))
             for table, column in (("ratings", "player_id"), ("rating_changes", "player_id"),
                                   ("abort_votes", "user_id"), ("player_settings", "user_id"),
-                                  ("absences", "user_id")):
+                                  ("absences", "user_id"), ("blocks", "user_id")):
                 await sql.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
             cancelled = []
             for row in await _challenges_of(sql, user_id, pending_only=False):

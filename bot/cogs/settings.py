@@ -23,6 +23,9 @@ LANGUAGE_NAMES = {Language.EN: "English", Language.FR: "Français"}
 """Each language in its own words."""
 LANGUAGES = [app_commands.Choice(name=name, value=language.value)
              for language, name in LANGUAGE_NAMES.items()]
+BLOCKS_SHOWN = 40
+"""Blocked members listed by name in an answer (the rest are counted): it fits Discord's
+2,000 characters."""
 SERVER_WRITES_IN = {
     Language.EN: N_("This server's boards and messages are in English."),
     Language.FR: N_("This server's boards and messages are in French."),
@@ -43,6 +46,41 @@ class PlayerSettings(commands.Cog):
         self.challenges = challenges
         self.privacy = privacy
         self.absences = absences
+
+    @app_commands.command(name="block", description=N_(
+        "Stop a member from challenging you, joining your tables or offering you rematches"))
+    @app_commands.describe(member=N_("The member to block (they are not told)"))
+    async def block(self, interaction: Interaction, member: discord.User) -> None:
+        """Block a member (privately)."""
+        await self.challenges.block(interaction.user.id, member)
+        lines = [_("🚫 {member} can no longer challenge you, join your tables or offer you a "
+                   "rematch. They are not told; `/unblock` lets them back.").format(
+            member=member.mention)]
+        lines += await self._blocked_lines(interaction.user.id)
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="unblock", description=N_(
+        "Let a member you blocked challenge you again"))
+    @app_commands.describe(member=N_("The member to unblock"))
+    async def unblock(self, interaction: Interaction, member: discord.User) -> None:
+        """Unblock a member (privately)."""
+        await self.challenges.unblock(interaction.user.id, member)
+        lines = [_("✅ {member} may challenge you again.").format(member=member.mention)]
+        lines += await self._blocked_lines(interaction.user.id)
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _blocked_lines(self, user_id: int) -> list[str]:
+        """Whom the member blocks (mentions, never pinged; the latest first)."""
+        blocked = await self.challenges.blocked_by(user_id)
+        if not blocked:
+            return [_("You block nobody.")]
+        shown = " ".join(f"<@{member}>" for member in blocked[:BLOCKS_SHOWN])
+        if len(blocked) > BLOCKS_SHOWN:
+            shown += " " + _("and {n} more").format(n=len(blocked) - BLOCKS_SHOWN)
+        return [ngettext("You block {n} member: {members}.", "You block {n} members: "
+                         "{members}.", len(blocked)).format(n=len(blocked), members=shown)]
 
     @away.command(name="on", description=N_(
         "Be away: your time to move in Daily and Relaxed games starts when you are back"))
@@ -148,6 +186,8 @@ class PlayerSettings(commands.Cog):
                      if await self.challenges.takes_challenges(user) else
                      _("Challenges are off: nobody can challenge you. Open or join a `/lobby` "
                        "table to play with people."))
+        if await self.challenges.blocked_by(user):
+            lines += await self._blocked_lines(user)
         until = await self.absences.refresh(user)
         if until is not None:
             lines.append(_("🏖️ You are away until {date}: your Daily and Relaxed games wait "

@@ -34,6 +34,7 @@ from bot.publisher import (
 )
 from bot.replay import and_join
 from bot.replies import Interaction
+from bot.round_robin import MIN_PLAYERS
 from bot.session_manager import SessionManager
 from bot.tournaments import TournamentService
 from engines import GAMES
@@ -294,8 +295,9 @@ class ChallengeBase:
             raise Refusal(_("This tournament has already started."))
         if challenge.status is not ChallengeStatus.PENDING:
             raise Refusal(_(ANSWERED.get(challenge.status, ANSWERED[ChallengeStatus.EXPIRED])))
-        if utcnow() >= challenge.expires_at:
-            await self.expire(challenge.id)
+        if utcnow() >= challenge.expires_at:  # its timer has not fired yet
+            if await self._time_is_up(challenge.id):
+                raise Refusal(_("This tournament has already started."))
             raise Refusal(_("This challenge has expired. Send a new one with `/challenge`."))
         return challenge
 
@@ -410,7 +412,8 @@ class ChallengeBase:
     async def _expire_after(self, challenge_id: int, delay: float) -> None:
         await asyncio.sleep(max(delay, 0))
         self._timers.pop(challenge_id, None)
-        await self.expire(challenge_id)
+        async with self._locks[challenge_id]:  # not while someone clicks it
+            await self._time_is_up(challenge_id)
 
     def _cancel_timer(self, challenge_id: int) -> None:
         timer = self._timers.pop(challenge_id, None)
@@ -430,6 +433,17 @@ class ChallengeBase:
             self._cancel_timer(challenge_id)
         return len(cancelled)
 
+    async def _time_is_up(self, challenge_id: int) -> bool:
+        """A pending challenge's time is up (its lock held): a tournament's table set to
+        start by itself starts if enough players joined (True); anything else expires."""
+        table = await self.db.get_challenge(challenge_id)
+        if table is not None and table.auto_start and table.status is \
+                ChallengeStatus.PENDING and len(table.player_ids) >= MIN_PLAYERS:
+            await self.tournaments.start(table)
+            return True
+        await self.expire(challenge_id)
+        return False
+
     async def expire(self, challenge_id: int) -> None:
         """Close a pending challenge as expired and say so on its message."""
         if not await self.db.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
@@ -440,7 +454,10 @@ class ChallengeBase:
         minutes = open_minutes(challenge)
         game = GAMES[challenge.game].name
         with use_language(await self.server_language(challenge.guild_id)):
-            if challenge.is_tournament:
+            if challenge.is_tournament and challenge.auto_start:
+                text = _("⌛ This {game} tournament did not start: fewer than {n} players had "
+                         "joined by its time.").format(game=game, n=MIN_PLAYERS)
+            elif challenge.is_tournament:
                 text = _("⌛ This {game} tournament expired: it was not started within "
                          "{minutes} minutes.").format(game=game, minutes=minutes)
             elif challenge.is_lobby:

@@ -23,6 +23,10 @@ CHALLENGE_TIMEOUT = timedelta(minutes=10)
 TOURNAMENT_TABLE_TIMEOUT = timedelta(minutes=30)
 """How long a tournament's table stays open: gathering a field takes longer than a game."""
 
+START_DELAYS = tuple(timedelta(hours=hours) for hours in (1, 2, 3, 4, 6, 8, 12, 24))
+"""When a tournament may start by itself (`/tournament starts_in:`): an evening's
+tournament announced in the afternoon, or the next day's."""
+
 
 def open_minutes(challenge: ChallengeRecord) -> int:
     """For how many minutes the challenge or table was open to answers."""
@@ -108,9 +112,16 @@ def _tournament_table(challenge: ChallengeRecord, entry: GameUI[Any], expires: s
                                     low=MIN_PLAYERS, high=MAX_PLAYERS)
     joined = _("**Players ({seated}/{most}):**").format(seated=len(challenge.player_ids),
                                                         most=MAX_PLAYERS)
-    how = _("Click **Join** to play; the host clicks **Start** once at least {n} players "
-            "joined. This table expires {expires} (after {minutes} minutes).").format(
-        n=MIN_PLAYERS, expires=expires, minutes=minutes)
+    if challenge.auto_start:
+        how = _("Click **Join** to play. The tournament starts by itself {starts} ({time}) "
+                "with the players then at the table, if at least {n} joined; the host may "
+                "click **Start** sooner.").format(
+            starts=expires, time=discord.utils.format_dt(challenge.expires_at, "t"),
+            n=MIN_PLAYERS)
+    else:
+        how = _("Click **Join** to play; the host clicks **Start** once at least {n} players "
+                "joined. This table expires {expires} (after {minutes} minutes).").format(
+            n=MIN_PLAYERS, expires=expires, minutes=minutes)
     return (f"{opens}\n*{_(entry.pitch)}*\n\n{joined}\n{seated}\n\n{how}",
             _("🏆 {game} tournament").format(game=entry.name))
 

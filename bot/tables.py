@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import discord
 
 from bot.ai_players import ai_name, ai_user_id, is_ai
 from bot.challenge_base import ChallengeBase, HostChannel, host_channel, write_budget
-from bot.challenge_posts import CHALLENGE_TIMEOUT, TOURNAMENT_TABLE_TIMEOUT
+from bot.challenge_posts import CHALLENGE_TIMEOUT, START_DELAYS, TOURNAMENT_TABLE_TIMEOUT
 from bot.clock import Clock, utcnow
 from bot.errors import Refusal
 from bot.publisher import THREAD_PERMISSIONS, Post, PublishFailed, permission_names
@@ -37,10 +38,11 @@ class TablesMixin(ChallengeBase):
         casual: bool = False,
         tournament: bool = False,
         legs: int = 1,
+        starts_in: timedelta | None = None,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down (a
         `tournament` table starts a round-robin tournament of them, each pair meeting `legs`
-        times)."""
+        times; with `starts_in`, it also starts by itself then, if enough players joined)."""
         host = interaction.user
         channel = host_channel(interaction, "tables")
         self._playable_entry(game_id)
@@ -50,6 +52,8 @@ class TablesMixin(ChallengeBase):
             if legs not in LEGS:
                 raise Refusal(_("Each pair meets once or twice in a tournament, not {legs} "
                                 "times.").format(legs=legs))
+        if starts_in is not None and not (tournament and starts_in in START_DELAYS):
+            raise Refusal(_("A tournament may start by itself in 1 to 24 hours."))
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)
         if tournament and time_control == Clock.NONE:
@@ -62,9 +66,10 @@ class TablesMixin(ChallengeBase):
                 game=game_id, guild_id=channel.guild.id, channel_id=channel.id,
                 challenger_id=host.id, opponent_ids=[], player_names={host.id: host.display_name},
                 options=resolved, now=now,
-                expires_at=now + (TOURNAMENT_TABLE_TIMEOUT if tournament else CHALLENGE_TIMEOUT),
+                expires_at=now + (starts_in or (TOURNAMENT_TABLE_TIMEOUT if tournament
+                                                else CHALLENGE_TIMEOUT)),
                 kind="tournament" if tournament else "lobby", clock=time_control, casual=casual,
-                legs=legs,
+                legs=legs, auto_start=starts_in is not None,
             )
         embed, view = await self._shown(lobby)
         role = await self.lobby_role(channel.guild)
@@ -153,7 +158,7 @@ class TablesMixin(ChallengeBase):
                                         game=game.name, players=least,
                                         seated=len(lobby.player_ids)))
                 if lobby.is_tournament:
-                    await self.tournaments.start(interaction, lobby)
+                    await self.tournaments.start(lobby, interaction)
                     self._cancel_timer(lobby.id)
                 else:
                     await self._accept(interaction, lobby)

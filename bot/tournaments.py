@@ -88,10 +88,12 @@ class TournamentService:
         except Exception:  # a background task: log it, the next start looks again
             log.exception("game %s: could not carry its tournament on", game_id)
 
-    async def start(self, interaction: Interaction, table: ChallengeRecord) -> None:
-        """The host clicked Start at a full enough table (its lock held by the caller): draw
-        the places, store the tournament and open round 1."""
-        await interaction.response.defer()
+    async def start(self, table: ChallengeRecord, interaction: Interaction | None = None) -> None:
+        """Start the tournament of a full enough table (its lock held by the caller): draw
+        the places, store the tournament and open round 1. `interaction` is the host's
+        Start click; without one, the table started by itself at its time (`starts_in:`)."""
+        if interaction is not None:
+            await interaction.response.defer()
         order = list(table.player_ids)
         random.SystemRandom().shuffle(order)  # the draw fixes every pairing
         tournament = await self.db.start_tournament(
@@ -101,11 +103,20 @@ class TournamentService:
             options=table.options, clock=table.clock, casual=table.casual, now=utcnow(),
             legs=table.legs)
         if tournament is None:
+            if interaction is None:
+                return  # started meanwhile (by its host, or another process)
             raise Refusal(_("This tournament has already started."))
         with use_language(await self.languages.of_server(tournament.guild_id)):
             embed = tournament_embed(tournament, [])
             view = tournament_view(tournament)
-        await interaction.edit_original_response(content=None, embed=embed, view=view)
+        if interaction is not None:
+            await interaction.edit_original_response(content=None, embed=embed, view=view)
+        elif table.message_id is not None:
+            try:
+                await self.publisher.edit(table.channel_id, table.message_id,
+                                          Post(embed=embed, view=view))
+            except PublishFailed:  # its round calls link the standings all the same
+                log.info("tournament %s: could not show its start", tournament.id)
         await self.advance(tournament.id)
 
     async def _running(self, tournament_id: int) -> TournamentRecord:

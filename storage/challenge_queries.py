@@ -31,19 +31,22 @@ class ChallengeQueries(DatabaseBase):
         accepted_ids: list[int] | None = None,
         casual: bool = False,
         legs: int = 1,
+        auto_start: bool = False,
     ) -> ChallengeRecord:
         """Insert a pending challenge (or, with kind `lobby`, an open table); a `casual` one
-        starts a game that counts for no rating."""
+        starts a game that counts for no rating; an `auto_start` tournament table starts by
+        itself when it expires."""
         rows = await self.write(lambda sql: sql.fetch(
             """INSERT INTO challenges (game, guild_id, channel_id, challenger_id, opponent_ids,
                                        player_names, options, status, created_at, expires_at,
-                                       kind, clock, seating, accepted_ids, casual, legs)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                                       kind, clock, seating, accepted_ids, casual, legs,
+                                       auto_start)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
             (game, guild_id, channel_id, challenger_id, dumps(opponent_ids),
              dumps({str(k): v for k, v in player_names.items()}), dumps(options),
              ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind,
              clock, None if seating is None else dumps(seating), dumps(accepted_ids or []),
-             int(casual), legs)))
+             int(casual), legs, int(auto_start))))
         challenge_id = int(rows[0]["id"])  # RETURNING gives the new row's id
         record = await self.get_challenge(challenge_id)
         assert record is not None

@@ -352,6 +352,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX blocks_by_blocked ON blocks (blocked_id)",
         ),
     ),
+    Migration(
+        20,
+        "tournaments that start by themselves at a set time (`/tournament starts_in:`)",
+        ("ALTER TABLE challenges ADD COLUMN auto_start INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -368,7 +373,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "challenges": (
         "id", "game", "guild_id", "channel_id", "challenger_id", "opponent_ids", "player_names",
         "options", "message_id", "status", "game_id", "created_at", "expires_at",
-        "accepted_ids", "kind", "clock", "seating", "casual", "legs",
+        "accepted_ids", "kind", "clock", "seating", "casual", "legs", "auto_start",
     ),
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),

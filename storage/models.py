@@ -392,6 +392,9 @@ class ChallengeRecord:
     """A casual challenge or table: its game counts for no rating."""
     legs: int = 1
     """A tournament's table: how many times each pair of players will meet (seats swapped)."""
+    auto_start: bool = False
+    """A tournament's table that starts by itself when it expires (`starts_in:`), if enough
+    players joined."""
 
     @property
     def is_lobby(self) -> bool:

@@ -66,6 +66,7 @@ def as_challenge(row: Row) -> ChallengeRecord:
         seating=json.loads(row["seating"]) if row["seating"] else None,
         casual=bool(row["casual"]),
         legs=row["legs"],
+        auto_start=bool(row["auto_start"]),
     )
 
 

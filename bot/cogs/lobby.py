@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -138,13 +140,17 @@ class Lobby(commands.Cog):
 
     async def _tournament(self, interaction: Interaction, game: str, clock: str | None = None,
                           rated: str | None = None, legs: int | None = None,
-                          **options: object) -> None:
-        """Post a tournament's table: members join, the host starts it (3 to 8 players)."""
-        await self.challenges.open_lobby(interaction, game, engine_options(game, options),
-                                         clock=clock, casual=is_casual(rated), tournament=True,
-                                         legs=legs or 1)
+                          starts_in: int | None = None, **options: object) -> None:
+        """Post a tournament's table: members join, the host starts it (3 to 8 players), or
+        it starts by itself `starts_in` hours later."""
+        await self.challenges.open_lobby(
+            interaction, game, engine_options(game, options), clock=clock,
+            casual=is_casual(rated), tournament=True, legs=legs or 1,
+            starts_in=None if starts_in is None else timedelta(hours=starts_in))
 
     tournament = game_options_command(
         "tournament", N_("Open a round-robin tournament: everyone plays everyone"),
         _tournament, game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP,
-        legs=N_("How many times each pair meets: once (the default), or twice, seats swapped"))
+        legs=N_("How many times each pair meets: once (the default), or twice, seats swapped"),
+        starts_in=N_("Start by itself then, with whoever joined (default: when the host clicks "
+                     "Start)"))

@@ -123,6 +123,17 @@ LEGS_CHOICES: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name=N_("Twice, seats swapped"), value=2)]
 """How many times each pair of a tournament meets, as slash-command choices."""
 
+STARTS_IN_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name=N_("In 1 hour"), value=1),
+    app_commands.Choice(name=N_("In 2 hours"), value=2),
+    app_commands.Choice(name=N_("In 3 hours"), value=3),
+    app_commands.Choice(name=N_("In 4 hours"), value=4),
+    app_commands.Choice(name=N_("In 6 hours"), value=6),
+    app_commands.Choice(name=N_("In 8 hours"), value=8),
+    app_commands.Choice(name=N_("In 12 hours"), value=12),
+    app_commands.Choice(name=N_("In 24 hours"), value=24)]
+"""When a tournament starts by itself (`START_DELAYS`, in hours), as slash-command choices."""
+
 RATED_HELP = N_("Rated, or casual: the game then counts for no rating")
 """The description of `rated:` on `/challenge` and `/lobby`."""
 
@@ -172,6 +183,8 @@ def game_options_command(
         choices["rated"] = RATED_CHOICES
     if "legs" in signature.parameters:
         choices["legs"] = LEGS_CHOICES
+    if "starts_in" in signature.parameters:
+        choices["starts_in"] = STARTS_IN_CHOICES
     decorated = app_commands.choices(**choices)(app_commands.describe(**descriptions)(callback))
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=name, description=description)(decorated)

@@ -1,6 +1,6 @@
-"""Challenges: open one to named members (or the AI), and accept or decline it; with
-tables (`bot.tables`), rematches (`bot.rematches`) and what they share
-(`bot.challenge_base`), the one service that starts games between members."""
+"""Challenges: open one to named members (or the AI), and accept or decline it; who a member
+blocks (`/block`); with tables (`bot.tables`), rematches (`bot.rematches`) and what they
+share (`bot.challenge_base`), the one service that starts games between members."""
 
 from __future__ import annotations
 
@@ -88,16 +88,7 @@ class ChallengeService(TablesMixin, RematchMixin):
                 "{names} take no challenges (their `/settings`). Open a table with `/lobby` "
                 "instead: anyone who wants to play can join it.", len(refusing)).format(
                     names=and_join([o.display_name for o in invited if o.id in refusing])))
-        await self.check_not_blocked(challenger.id, invited)
-        away = await self.db.away_until([o.id for o in invited], utcnow())
-        if away:
-            raise Refusal(ngettext(
-                "{names} is away until {date} (`/away`): challenge them once they are back, "
-                "or open a table with `/lobby`.",
-                "{names} are away until {date} (`/away`): challenge them once they are back, "
-                "or open a table with `/lobby`.", len(away)).format(
-                    names=and_join([o.display_name for o in invited if o.id in away]),
-                    date=discord.utils.format_dt(max(away.values()), "D")))
+        await self.check_may_challenge(challenger.id, invited)
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
         time_control = await self.clock_for(channel.guild.id, clock)
@@ -123,13 +114,24 @@ class ChallengeService(TablesMixin, RematchMixin):
         self._schedule(challenge)
 
 
-    async def check_not_blocked(self, challenger_id: int,
-                                invited: Sequence[discord.abc.User]) -> None:
-        """Refuse a challenge to members who block the challenger (`/block`)."""
-        blocking = await self.db.blocking(challenger_id, [o.id for o in invited])
+    async def check_may_challenge(self, challenger_id: int,
+                                  invited: Sequence[discord.abc.User]) -> None:
+        """Refuse a challenge to members who block the challenger (`/block`) or are away
+        (`/away`): before a game is even picked from the member menu."""
+        ids = [o.id for o in invited]
+        blocking = await self.db.blocking(challenger_id, ids)
         if blocking:
             raise Refusal(_("You cannot challenge {names}.").format(
                 names=and_join([o.display_name for o in invited if o.id in blocking])))
+        away = await self.db.away_until(ids, utcnow())
+        if away:
+            raise Refusal(ngettext(
+                "{names} is away until {date} (`/away`): challenge them once they are back, "
+                "or open a table with `/lobby`.",
+                "{names} are away until {date} (`/away`): challenge them once they are back, "
+                "or open a table with `/lobby`.", len(away)).format(
+                    names=and_join([o.display_name for o in invited if o.id in away]),
+                    date=discord.utils.format_dt(max(away.values()), "D")))
 
     async def block(self, member_id: int, blocked: discord.abc.User) -> None:
         """`/block`: `blocked` may no longer challenge the member, join their tables or offer

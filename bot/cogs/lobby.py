@@ -64,7 +64,7 @@ class Lobby(commands.Cog):
         if member.bot and (me is None or member.id != me.id):
             raise Refusal(_("{name} is a bot and cannot play. Challenge a person.").format(
                 name=member.display_name))
-        await self.challenges.check_not_blocked(interaction.user.id, [member])
+        await self.challenges.check_may_challenge(interaction.user.id, [member])
         await interaction.response.send_message(
             _("Which game do you challenge {name} to? The usual options and this server's "
               "clock apply; `/challenge` chooses others.").format(name=member.display_name),

@@ -11,6 +11,7 @@ import pytest
 from bot.absences import ALLOWANCE_PERIOD
 from bot.clock import WAITING_CLOCKS
 from tests.e2e.helpers import bot_of, latest_board, speaking
+from tests.e2e.test_challenge_menu import MENU
 from tests.e2e.test_clock import LIVE, choice_message, live_game, roles, texts
 from tests.e2e.test_restart import restart
 
@@ -247,3 +248,10 @@ async def test_my_games_says_until_when_the_member_is_away(env, world) -> None:
     assert field.name == "🏖️ You are away" and "`/away off`" in field.value
     theirs = await world.bob.slash(world.channel, "mygames")
     assert theirs.response.embeds[0].fields == []
+
+
+async def test_the_member_menu_says_at_once_that_a_member_is_away(env, world) -> None:
+    await world.bob.slash(world.channel, "away on", days=2)
+    menu = await world.alice.context_menu(world.channel, MENU, world.bob)
+    assert menu.ephemeral and menu.response.content.startswith("Bob is away until"), \
+        "refused before a game is picked"

@@ -9,13 +9,13 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 import discord
 
 from bot.ai_players import ai_user_id, is_ai, level_of
-from bot.board import game_title
+from bot.board import game_title, message_link
 from bot.challenge_posts import challenge_buttons, challenge_embed, open_minutes
 from bot.clock import DEFAULT_CLOCK, Clock, utcnow
 from bot.errors import Refusal
@@ -86,6 +86,9 @@ def host_channel(interaction: Interaction, what: str) -> HostChannel:
     return channel
 
 
+HEADS_UP = timedelta(minutes=10)
+"""How long before a tournament starts by itself its players are called."""
+
 PRE_ANSWER_WRITE_BUDGET = 2.5
 """Seconds a write may take before the interaction is answered (Discord allows 3 s)."""
 
@@ -128,6 +131,8 @@ class ChallengeBase:
                                                             self.languages)
         """Starts a tournament's table once its host clicks Start."""
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._heads_up: dict[int, asyncio.Task[None]] = {}
+        """Tournament tables that start by themselves → the call before their start."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._rematches: dict[int, int] = {}
         """Finished game → the rematch challenge offered for it (one at a time)."""
@@ -408,6 +413,31 @@ class ChallengeBase:
         delay = (challenge.expires_at - utcnow()).total_seconds()
         self._cancel_timer(challenge.id)
         self._timers[challenge.id] = asyncio.create_task(self._expire_after(challenge.id, delay))
+        if challenge.auto_start and delay > HEADS_UP.total_seconds():
+            self._heads_up[challenge.id] = asyncio.create_task(
+                self._call_before_start(challenge.id, delay - HEADS_UP.total_seconds()))
+
+    async def _call_before_start(self, table_id: int, delay: float) -> None:
+        """A while before a tournament starts by itself, ping its players (and tell the
+        channel, so that latecomers may still join)."""
+        await asyncio.sleep(delay)
+        self._heads_up.pop(table_id, None)
+        table = await self.db.get_challenge(table_id)
+        if table is None or table.status is not ChallengeStatus.PENDING \
+                or table.message_id is None:
+            return
+        link = message_link(table.guild_id, table.channel_id, table.message_id)
+        players = " ".join(f"<@{uid}>" for uid in table.player_ids)
+        with use_language(await self.server_language(table.guild_id)):
+            text = _("⏰ The {game} tournament starts {when}: {players}, be there! Not in yet? "
+                     "Join it: {link}").format(
+                game=GAMES[table.game].name, when=discord.utils.format_dt(table.expires_at, "R"),
+                players=players, link=link)
+        try:
+            await self.publisher.post(table.channel_id, Post(
+                text, mentions=discord.AllowedMentions(users=True)))
+        except PublishFailed:
+            log.info("table %s: could not call its players before the start", table_id)
 
     async def _expire_after(self, challenge_id: int, delay: float) -> None:
         await asyncio.sleep(max(delay, 0))
@@ -416,13 +446,14 @@ class ChallengeBase:
             await self._time_is_up(challenge_id)
 
     def _cancel_timer(self, challenge_id: int) -> None:
-        timer = self._timers.pop(challenge_id, None)
-        if timer is not None and timer is not asyncio.current_task():
-            timer.cancel()
+        for timers in (self._timers, self._heads_up):
+            timer = timers.pop(challenge_id, None)
+            if timer is not None and timer is not asyncio.current_task():
+                timer.cancel()
 
     def cancel_timers(self) -> None:
         """Stop every expiry timer (the bot is closing; they are rebuilt at the next start)."""
-        for challenge_id in list(self._timers):
+        for challenge_id in list(self._timers) + list(self._heads_up):
             self._cancel_timer(challenge_id)
 
     async def server_left(self, guild_id: int) -> int:

@@ -88,3 +88,28 @@ async def test_a_tournament_may_be_announced_a_day_ahead(env, world) -> None:
     record = (await bot_of(env).db.waiting_challenges_of(world.alice.id, env.now()))[0]
     assert record.auto_start
     assert (record.expires_at - env.now()).total_seconds() == 24 * HOUR
+
+
+async def test_the_players_are_called_ten_minutes_before_the_start(env, world) -> None:
+    table = await open_tournament(world, starts_in=1)
+    await world.bob.click(table, label="Join")
+    await env.advance_time(HOUR - 11 * 60)
+    assert world.channel.history()[-1].id == table.id, "no call yet"
+    await env.advance_time(2 * 60)
+    call = world.channel.history()[-1]
+    assert call.content.startswith("⏰ The Qawale tournament starts <t:")
+    assert f"<@{world.alice.id}> <@{world.bob.id}>, be there!" in call.content
+    assert str(table.id) in call.content, "a link to join"
+    await world.carol.click(table, label="Join")
+    await env.advance_time(11 * 60)
+    assert "round 1 of 3" in tournament_message(world, table).embeds[0].description
+
+
+async def test_no_call_once_the_host_started_it(env, world) -> None:
+    table = await open_tournament(world, starts_in=1)
+    await world.bob.click(table, label="Join")
+    await world.carol.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    await env.advance_time(HOUR + 60)
+    assert not any((m.content or "").startswith("⏰ The Qawale tournament starts")
+                   for m in world.channel.history())

@@ -129,7 +129,9 @@ class TurnClock(SessionBase):
             return True
 
     async def _show_clock(self) -> None:
-        """Show the turn's new deadline on its board, edited in place (no new ping)."""
+        """Show the turn's new deadline on its board, edited in place (no new ping); if
+        Discord refuses, the board counts as behind, and a new one is posted shortly (or at
+        the next start)."""
         board = self._record.board_message_id
         try:
             if board is not None and self._record.board_ply == self.ply:
@@ -137,6 +139,8 @@ class TurnClock(SessionBase):
             else:
                 self._shown_since = await self.post_board()
         except PublishFailed:
+            await self.db.set_board_message(self.id, board, None)
+            self._record.board_ply = None
             self.mend_later()
 
     async def start_clock(self) -> None:

@@ -255,3 +255,16 @@ async def test_the_member_menu_says_at_once_that_a_member_is_away(env, world) ->
     menu = await world.alice.context_menu(world.channel, MENU, world.bob)
     assert menu.ephemeral and menu.response.content.startswith("Bob is away until"), \
         "refused before a game is picked"
+
+
+async def test_the_clock_waits_even_when_discord_refuses_to_edit_the_board(env, world) -> None:
+    thread, session = await live_game(env, world, clock="daily")
+    mover, _ = roles(session, world)
+    env.inject_error("PATCH", f"/channels/{thread.id}/messages/*", times=1)
+    await mover.slash(world.channel, "away on", days=3)
+    await env.settle()
+    assert seconds_left(env, session) == pytest.approx(4 * DAY, abs=5), "stored all the same"
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.deadline == session.record.deadline
+    await wait(env, 60)  # the board is mended shortly
+    assert f"{name_of(session, mover)} is away" in board_text(thread)

@@ -113,3 +113,15 @@ async def test_no_call_once_the_host_started_it(env, world) -> None:
     await env.advance_time(HOUR + 60)
     assert not any((m.content or "").startswith("⏰ The Qawale tournament starts")
                    for m in world.channel.history())
+
+
+async def test_a_call_discord_refuses_does_not_stop_the_start(env, world) -> None:
+    table = await open_tournament(world, starts_in=1)
+    await world.bob.click(table, label="Join")
+    await world.carol.click(table, label="Join")
+    env.inject_error("POST", f"/channels/{world.channel.id}/messages", times=1)
+    await env.advance_time(HOUR - 9 * 60)
+    assert not any((m.content or "").startswith("⏰ The Qawale tournament starts")
+                   for m in world.channel.history())
+    await env.advance_time(10 * 60)
+    assert "round 1 of 3" in tournament_message(world, table).embeds[0].description

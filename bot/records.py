@@ -49,6 +49,7 @@ from bot.replay import (
     viewer_caption,
 )
 from bot.server_stats import server_stats_embed
+from bot.tournament_posts import progress_line
 from engines import GAMES, EndReason
 from i18n import N_, _, month_name, ngettext, short_date
 from storage import (
@@ -62,6 +63,10 @@ from storage import (
     RatingRow,
     Totals,
 )
+
+TOURNAMENTS_LISTED = 5
+"""Tournaments `/mygames` lists (each line links its standings: 5 fit a field's 1,024
+characters)."""
 
 log = logging.getLogger(__name__)
 
@@ -521,6 +526,14 @@ class RecordsService:
                                                                limit=LISTED)
         embed = discord.Embed(title=_("🎲 Your games in progress"),
                               colour=discord.Colour.blurple())
+        tournaments = [] if guild_id is None else \
+            await self.db.tournaments_playing(user.id, guild_id)
+        if tournaments:  # a player sitting a round out has no game, but a tournament
+            lines = [progress_line(t) for t in tournaments[:TOURNAMENTS_LISTED]]
+            if len(tournaments) > TOURNAMENTS_LISTED:
+                lines.append(_("and {n} more").format(n=len(tournaments) - TOURNAMENTS_LISTED))
+            embed.add_field(name=_("🏆 Your tournaments"), value="\n".join(lines),
+                            inline=False)
         if not games:
             embed.description = _("You have no game in progress on this server. Challenge "
                                   "someone with /challenge, or open a table with /lobby.")

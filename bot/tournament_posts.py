@@ -195,6 +195,17 @@ def table_of(tournament: TournamentRecord,
                      results_of(tournament, games))
 
 
+def progress_line(tournament: TournamentRecord) -> str:
+    """`**Qawale** · round 2 of 3 [Standings](link)`, or `every game at once` for a
+    correspondence tournament."""
+    if plays_at_once(tournament):
+        where = _("every game at once")
+    else:
+        where = _("round {round} of {rounds}").format(
+            round=tournament.round, rounds=round_count(len(tournament.players), tournament.legs))
+    return f"**{GAMES[tournament.game].name}** · {where}{_standings_link(tournament)}"
+
+
 def _standings_link(tournament: TournamentRecord) -> str:
     """` [Standings](link to the tournament's message)`, or nothing before it has one."""
     if tournament.message_id is None:

@@ -159,6 +159,22 @@ class TournamentQueries(DatabaseBase):
             (user_id, guild_id, TournamentStatus.FINISHED.value))
         return int(rows[0]["played"]), int(rows[0]["won"])
 
+    async def tournaments_playing(self, user_id: int, guild_id: int) -> list[TournamentRecord]:
+        """The server's tournaments in progress in which `user_id` still plays (not
+        withdrawn), the oldest first."""
+
+        async def read(sql: Executor) -> list[TournamentRecord]:
+            rows = await sql.fetch(
+                """SELECT t.id FROM tournament_players p
+                   JOIN tournaments t ON t.id = p.tournament_id
+                   WHERE p.user_id = ? AND p.withdrawn_in IS NULL AND t.guild_id = ?
+                     AND t.status = ? ORDER BY t.id""",
+                (user_id, guild_id, TournamentStatus.RUNNING.value))
+            found = [await _read_tournament(sql, row["id"]) for row in rows]
+            return [tournament for tournament in found if tournament is not None]
+
+        return await self._read(read)
+
     async def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> int | None:
         """Withdraw a player from a running tournament in its current round; that round, or
         None when they were not playing in it (or had withdrawn already, or it is over)."""

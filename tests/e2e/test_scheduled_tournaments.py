@@ -125,3 +125,4 @@ async def test_a_call_discord_refuses_does_not_stop_the_start(env, world) -> Non
                    for m in world.channel.history())
     await env.advance_time(10 * 60)
     assert "round 1 of 3" in tournament_message(world, table).embeds[0].description
+

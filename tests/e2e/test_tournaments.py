@@ -498,3 +498,24 @@ async def test_withdrawing_from_a_daily_tournament_resigns_every_game_in_progres
     shown = tournament_message(world, table).embeds[0].description
     assert "**3 of 6 games over**" in shown
     assert "Dave (withdrew) — **0** (3 played" in shown
+
+
+def tournaments_field(answer) -> str | None:
+    """The "🏆 Your tournaments" field of a `/mygames` answer, if any."""
+    return next((f.value for f in answer.response.embeds[0].fields
+                 if f.name == "🏆 Your tournaments"), None)
+
+
+async def test_my_games_lists_the_tournaments_one_plays_in_even_sitting_a_round_out(
+    env, world, dave
+) -> None:
+    table = await gather(world, world.bob, world.carol)
+    for member in (world.alice, world.bob, world.carol):
+        listed = tournaments_field(await member.slash(world.channel, "mygames"))
+        assert listed is not None and listed.startswith("**Qawale** · round 1 of 3 [Standings](")
+        assert str(table.id) in listed
+    assert tournaments_field(await dave.slash(world.channel, "mygames")) is None
+    asked = await world.carol.click(tournament_message(world, table), label="Withdraw")
+    await world.carol.click(asked.response.message, label="Withdraw")
+    assert tournaments_field(await world.carol.slash(world.channel, "mygames")) is None, \
+        "withdrawn: no longer theirs"

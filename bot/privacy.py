@@ -58,6 +58,13 @@ class PrivacyService:
                 "⚠️ You have {n} game in progress: finish, resign or abort it first.",
                 "⚠️ You have {n} games in progress: finish, resign or abort them first.",
                 data.running).format(n=data.running))
+        tournaments = await self.db.running_tournaments_of(user_id)
+        if tournaments:  # its next rounds would pair them: forgetting waits for its end
+            lines.append(ngettext(
+                "⚠️ You play in {n} tournament still in progress: forgetting you waits for "
+                "its end.",
+                "⚠️ You play in {n} tournaments still in progress: forgetting you waits for "
+                "their end.", tournaments).format(n=tournaments))
         return discord.Embed(title=_("🔒 What Ludothèque keeps about you"),
                              description="\n".join(lines), colour=discord.Colour.dark_grey())
 

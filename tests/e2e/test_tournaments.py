@@ -199,6 +199,9 @@ async def test_a_player_of_a_running_tournament_cannot_be_forgotten_yet(env, wor
     [thread] = round_threads(env, world, 1)
     seated = await players_of(env, thread)
     idle = next(m for m in (world.alice, world.bob, world.carol) if m.id not in seated)
+    summary = await idle.slash(world.channel, "privacy")
+    assert "⚠️ You play in 1 tournament still in progress: forgetting you waits for its end." \
+        in summary.response.embeds[0].description, "said before they ask"
     refused = await idle.slash(world.channel, "privacy", forget="forget")
     assert refused.ephemeral
     assert "You play in a tournament still in progress" in refused.response.content

@@ -135,15 +135,14 @@ class ChallengeService(TablesMixin, RematchMixin):
 
     async def block(self, member_id: int, blocked: discord.abc.User) -> None:
         """`/block`: `blocked` may no longer challenge the member, join their tables or offer
-        them a rematch, and leaves the open tables the member hosts. Raises a Refusal saying
-        why nothing changed."""
+        them a rematch (then `unseat` takes them out of the member's open tables). Raises a
+        Refusal saying why nothing changed."""
         if blocked.id == member_id:
             raise Refusal(_("You cannot block yourself."))
         if blocked.bot:
             raise Refusal(_("{name} is a bot: it never challenges anyone.").format(
                 name=blocked.display_name))
         if await self.db.block(member_id, blocked.id, utcnow(), most=MOST_BLOCKS):
-            await self.unseat(member_id, blocked.id)  # out of the tables they host
             return
         if blocked.id in await self.db.blocked_by(member_id):
             raise Refusal(_("You already block {member}.").format(member=blocked.mention))

@@ -59,6 +59,8 @@ class PlayerSettings(commands.Cog):
         lines += await self._blocked_lines(interaction.user.id)
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        # After the answer: editing the tables they sit at may take longer than Discord waits.
+        await self.challenges.unseat(interaction.user.id, member.id)
 
     @app_commands.command(name="unblock", description=N_(
         "Let a member you blocked challenge you again"))

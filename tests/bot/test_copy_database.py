@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,10 @@ async def played_database(path: Path) -> str:
         seats=[Seat(0, ALICE, "Alice"), Seat(1, BOB, "Bob")], options={}, rng_seed=4,
         state=state.dump(), now=NOW, to_move=state.current_player,
         tournament=(tournament.id, 1))
+    # Carol is away; Bob blocks Carol.
+    await db.go_away(CAROL, NOW, NOW + timedelta(days=3), ["daily"],
+                     forget_before=NOW - timedelta(days=365))
+    await db.block(BOB, CAROL, NOW, most=10)
     sessions.close()
     await db.close()
     return url
@@ -94,6 +99,10 @@ async def test_a_sqlite_database_moves_to_postgresql_and_every_game_replays(
         assert not await copy.dm_reminders(BOB)
         assert await copy.get_tournament(1) == await original.get_tournament(1)
         assert await copy.tournament_games(1) == await original.tournament_games(1)
+        assert await copy.away_until([CAROL], NOW) == {CAROL: NOW + timedelta(days=3)}
+        assert await copy.absences_since(CAROL, NOW - timedelta(days=1)) == \
+            await original.absences_since(CAROL, NOW - timedelta(days=1))
+        assert await copy.blocking(CAROL, [ALICE, BOB]) == [BOB]
         fifth = await new_game(copy)  # new ids follow the copied ones
         assert fifth.id == 5
         await original.close()

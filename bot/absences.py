@@ -70,9 +70,10 @@ class Absences:
                     for absence in await self.db.absences_since(user_id, since))
         return max(0, math.floor(AWAY_DAYS_PER_YEAR - taken + 1e-6))
 
-    async def go_away(self, user_id: int, days: int) -> datetime:
-        """The member is away for `days` from now (replacing an absence in progress); when
-        they are back. Raises a Refusal beyond `AWAY_MAX_DAYS` or the days left this year."""
+    async def go_away(self, user_id: int, days: int) -> tuple[datetime, int]:
+        """The member is away for `days` from now (replacing an absence in progress): when
+        they are back, and how many of their games in progress wait for them. Raises a
+        Refusal beyond `AWAY_MAX_DAYS` or the days left this year."""
         if not 1 <= days <= AWAY_MAX_DAYS:
             raise Refusal(_("Choose from 1 to {most} days away.").format(most=AWAY_MAX_DAYS))
         left = await self.days_left(user_id, replacing=True)
@@ -88,11 +89,11 @@ class Absences:
                 "{n} days or fewer.", left).format(n=left, year=AWAY_DAYS_PER_YEAR))
         now = utcnow()
         until = now + timedelta(days=days)
-        await self.db.go_away(user_id, now, until, WAITING_CLOCKS,
-                              forget_before=now - ALLOWANCE_PERIOD)
+        games = await self.db.go_away(user_id, now, until, WAITING_CLOCKS,
+                                      forget_before=now - ALLOWANCE_PERIOD)
         self._until[user_id] = until
         self.timers_changed(now)
-        return until
+        return until, games
 
     async def come_back(self, user_id: int) -> bool:
         """End the member's absence now; False when they were not away."""

@@ -39,9 +39,10 @@ async def _end_current(sql: Executor, user_id: int, now: datetime) -> bool:
 
 
 async def _clocks_to_set(sql: Executor, user_id: int, clocks: Sequence[str],
-                         now: datetime) -> None:
+                         now: datetime) -> int:
     """An AWAY timer, due now, for each running game of the member with one of `clocks`: the
-    process driving the game sets its turn's clock again (and learns of the absence)."""
+    process driving the game sets its turn's clock again (and learns of the absence). How
+    many games."""
     games = await sql.fetch(
         """SELECT g.id, g.ply, s.seat FROM seats s JOIN games g ON g.id = s.game_id
            WHERE s.user_id = ? AND s.stand_in IS NULL AND g.status = ?
@@ -54,6 +55,7 @@ async def _clocks_to_set(sql: Executor, user_id: int, clocks: Sequence[str],
         "INSERT INTO timers (game_id, event, due_at, ply, seat) VALUES (?, ?, ?, ?, ?)",
         [(game["id"], TimerEvent.AWAY.value, now.timestamp(), game["ply"], game["seat"])
          for game in games])
+    return len(games)
 
 
 class AbsenceQueries(DatabaseBase):
@@ -85,13 +87,13 @@ class AbsenceQueries(DatabaseBase):
                 for row in rows]
 
     async def go_away(self, user_id: int, now: datetime, until: datetime,
-                      clocks: Sequence[str], *, forget_before: datetime) -> None:
+                      clocks: Sequence[str], *, forget_before: datetime) -> int:
         """The member is away from `now` until `until` (replacing an absence in progress);
         the running games with one of `clocks` get their turn's clock set again (see
         `TimerEvent.AWAY`). Their absences over before `forget_before` are deleted: no longer
-        needed to count the allowance. One transaction."""
+        needed to count the allowance. One transaction; how many games wait for them."""
 
-        async def write(sql: Executor) -> None:
+        async def write(sql: Executor) -> int:
             await sql.execute(
                 "DELETE FROM absences WHERE user_id = ? AND COALESCE(ended_at, until_at) < ?",
                 (user_id, forget_before.timestamp()))
@@ -102,9 +104,9 @@ class AbsenceQueries(DatabaseBase):
                    ON CONFLICT (user_id, started_at)
                    DO UPDATE SET until_at = excluded.until_at, ended_at = NULL""",
                 (user_id, now.timestamp(), until.timestamp()))
-            await _clocks_to_set(sql, user_id, clocks, now)
+            return await _clocks_to_set(sql, user_id, clocks, now)
 
-        await self.write(write)
+        return await self.write(write)
 
     async def come_back(self, user_id: int, now: datetime, clocks: Sequence[str]) -> bool:
         """End the member's absence now, and set their games' clocks again as `go_away`

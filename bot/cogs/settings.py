@@ -90,7 +90,7 @@ class PlayerSettings(commands.Cog):
     async def away_on(self, interaction: Interaction,
                       days: app_commands.Range[int, 1, AWAY_MAX_DAYS]) -> None:
         """Go away for some days (privately)."""
-        until = await self.absences.go_away(interaction.user.id, days)
+        until, games = await self.absences.go_away(interaction.user.id, days)
         left = await self.absences.days_left(interaction.user.id)
         lines = [
             _("🏖️ You are away until {date} ({relative}).").format(
@@ -99,11 +99,15 @@ class PlayerSettings(commands.Cog):
             _("In your Daily and Relaxed games, your time to move starts only when you are "
               "back, and then runs whole. Nobody can challenge you meanwhile. Live games do "
               "not wait."),
+            ngettext("{n} of your games in progress waits for you.",
+                     "{n} of your games in progress wait for you.", games).format(n=games)
+            if games else "",
             _("Back early? `/away off` starts your clocks again."),
             ngettext("You have {n} day away left in the last 12 months.",
                      "You have {n} days away left in the last 12 months.", left).format(n=left),
         ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.response.send_message("\n".join(line for line in lines if line),
+                                                ephemeral=True)
 
     @away.command(name="off", description=N_("Back: your clocks run again"))
     async def away_off(self, interaction: Interaction) -> None:

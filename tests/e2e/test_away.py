@@ -61,6 +61,7 @@ async def test_a_daily_game_waits_for_the_player_to_move_while_they_are_away(
     answer = await mover.slash(world.channel, "away on", days=7)
     assert answer.ephemeral and "You are away until" in answer.response.content
     assert "23 days away left" in answer.response.content
+    assert "1 of your games in progress waits for you." in answer.response.content
     await env.settle()
     assert seconds_left(env, session) == pytest.approx(8 * DAY, abs=5), \
         "the whole day starts when they are back"
@@ -139,7 +140,8 @@ async def test_nobody_can_challenge_a_member_away(env, world) -> None:
 async def test_the_days_away_are_counted_over_twelve_months(env, world) -> None:
     settings = await world.alice.slash(world.channel, "settings")
     assert "You are away" not in settings.response.content
-    await world.alice.slash(world.channel, "away on", days=14)
+    first = await world.alice.slash(world.channel, "away on", days=14)
+    assert "games in progress" not in first.response.content, "she has none"
     settings = await world.alice.slash(world.channel, "settings")
     assert "You are away until" in settings.response.content
     await wait(env, 14 * DAY + 60)

@@ -48,9 +48,9 @@ async def _clocks_to_set(sql: Executor, user_id: int, clocks: Sequence[str],
            WHERE s.user_id = ? AND s.stand_in IS NULL AND g.status = ?
              AND g.clock IN (SELECT value FROM json_each(?))""",
         (user_id, GameStatus.RUNNING.value, Values(list(clocks))))
-    for game in games:  # one a game and seat: going away twice leaves one to fire
-        await sql.execute("DELETE FROM timers WHERE game_id = ? AND event = ? AND seat = ?",
-                          (game["id"], TimerEvent.AWAY.value, game["seat"]))
+    # One a game and seat: going away twice leaves one to fire.
+    await sql.executemany("DELETE FROM timers WHERE game_id = ? AND event = ? AND seat = ?",
+                          [(game["id"], TimerEvent.AWAY.value, game["seat"]) for game in games])
     await sql.executemany(
         "INSERT INTO timers (game_id, event, due_at, ply, seat) VALUES (?, ?, ?, ?, ?)",
         [(game["id"], TimerEvent.AWAY.value, now.timestamp(), game["ply"], game["seat"])

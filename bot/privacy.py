@@ -49,9 +49,9 @@ class PrivacyService:
             "",
             _("**`/privacy forget:`** forgets you for good: in every game you played, your "
               "name becomes “Forgotten player” and your account is no longer linked; your "
-              "ratings, their history, your settings and times away are deleted; your "
-              "waiting challenges are cancelled. Your opponents' games stay whole. It cannot "
-              "be undone."),
+              "ratings, their history, your settings, times away and blocks are deleted; "
+              "your waiting challenges are cancelled. Your opponents' games stay whole. It "
+              "cannot be undone."),
         ]
         if data.running:
             lines.append(ngettext(

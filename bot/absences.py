@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from bot.clock import WAITING_CLOCKS, utcnow
 from bot.errors import Refusal
@@ -26,6 +27,15 @@ AWAY_DAYS_PER_YEAR = 30
 
 ALLOWANCE_PERIOD = timedelta(days=365)
 """The period over which `AWAY_DAYS_PER_YEAR` counts (kept that long, then deleted)."""
+
+
+class GoneAway(NamedTuple):
+    """What going away did: when the member is back, how many of their games in progress
+    wait for them, and the days left if they stay away all of them."""
+
+    until: datetime
+    games: int
+    days_left: int
 
 
 class Absences:
@@ -59,24 +69,21 @@ class Absences:
             self._until[user_id] = until
         return until
 
-    async def days_left(self, user_id: int, *, replacing: bool = False) -> int:
+    async def days_left(self, user_id: int) -> int:
         """Whole days the member may still be away in the 12 months to now, an absence in
-        progress counted in full (`replacing`: only up to now, as going away again ends
-        it now)."""
+        progress counted up to now (going away again ends it now)."""
         now = utcnow()
         since = now - ALLOWANCE_PERIOD
-        upto = now if replacing else now + timedelta(days=AWAY_MAX_DAYS)
-        taken = sum(absence.days_taken(since, upto)
+        taken = sum(absence.days_taken(since, now)
                     for absence in await self.db.absences_since(user_id, since))
         return max(0, math.floor(AWAY_DAYS_PER_YEAR - taken + 1e-6))
 
-    async def go_away(self, user_id: int, days: int) -> tuple[datetime, int]:
-        """The member is away for `days` from now (replacing an absence in progress): when
-        they are back, and how many of their games in progress wait for them. Raises a
-        Refusal beyond `AWAY_MAX_DAYS` or the days left this year."""
+    async def go_away(self, user_id: int, days: int) -> GoneAway:
+        """The member is away for `days` from now (replacing an absence in progress). Raises
+        a Refusal beyond `AWAY_MAX_DAYS` or the days left this year."""
         if not 1 <= days <= AWAY_MAX_DAYS:
             raise Refusal(_("Choose from 1 to {most} days away.").format(most=AWAY_MAX_DAYS))
-        left = await self.days_left(user_id, replacing=True)
+        left = await self.days_left(user_id)
         if days > left:
             if not left:
                 raise Refusal(_("You have no days away left: you were away {year} days in "
@@ -93,7 +100,7 @@ class Absences:
                                       forget_before=now - ALLOWANCE_PERIOD)
         self._until[user_id] = until
         self.timers_changed(now)
-        return until, games
+        return GoneAway(until, games, left - days)
 
     async def come_back(self, user_id: int) -> bool:
         """End the member's absence now; False when they were not away."""

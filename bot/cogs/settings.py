@@ -56,7 +56,7 @@ class PlayerSettings(commands.Cog):
         lines = [_("🚫 {member} can no longer challenge you, join your tables or offer you a "
                    "rematch. They are not told; `/unblock` lets them back.").format(
             member=member.mention)]
-        lines += await self._blocked_lines(interaction.user.id)
+        lines.append(self._blocked_line(await self.challenges.blocked_by(interaction.user.id)))
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
         # After the answer: editing the tables they sit at may take longer than Discord waits.
@@ -69,20 +69,20 @@ class PlayerSettings(commands.Cog):
         """Unblock a member (privately)."""
         await self.challenges.unblock(interaction.user.id, member)
         lines = [_("✅ {member} may challenge you again.").format(member=member.mention)]
-        lines += await self._blocked_lines(interaction.user.id)
+        lines.append(self._blocked_line(await self.challenges.blocked_by(interaction.user.id)))
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
-    async def _blocked_lines(self, user_id: int) -> list[str]:
-        """Whom the member blocks (mentions, never pinged; the latest first)."""
-        blocked = await self.challenges.blocked_by(user_id)
+    @staticmethod
+    def _blocked_line(blocked: list[int]) -> str:
+        """Whom the member blocks (`blocked`, the latest first), as mentions never pinged."""
         if not blocked:
-            return [_("You block nobody.")]
+            return _("You block nobody.")
         shown = " ".join(f"<@{member}>" for member in blocked[:BLOCKS_SHOWN])
         if len(blocked) > BLOCKS_SHOWN:
             shown += " " + _("and {n} more").format(n=len(blocked) - BLOCKS_SHOWN)
-        return [ngettext("You block {n} member: {members}.", "You block {n} members: "
-                         "{members}.", len(blocked)).format(n=len(blocked), members=shown)]
+        return ngettext("You block {n} member: {members}.", "You block {n} members: "
+                        "{members}.", len(blocked)).format(n=len(blocked), members=shown)
 
     @away.command(name="on", description=N_(
         "Be away: your time to move in Daily and Relaxed games starts when you are back"))
@@ -90,8 +90,7 @@ class PlayerSettings(commands.Cog):
     async def away_on(self, interaction: Interaction,
                       days: app_commands.Range[int, 1, AWAY_MAX_DAYS]) -> None:
         """Go away for some days (privately)."""
-        until, games = await self.absences.go_away(interaction.user.id, days)
-        left = await self.absences.days_left(interaction.user.id)
+        until, games, left = await self.absences.go_away(interaction.user.id, days)
         lines = [
             _("🏖️ You are away until {date} ({relative}).").format(
                 date=discord.utils.format_dt(until, "f"),
@@ -192,8 +191,9 @@ class PlayerSettings(commands.Cog):
                      if await self.challenges.takes_challenges(user) else
                      _("Challenges are off: nobody can challenge you. Open or join a `/lobby` "
                        "table to play with people."))
-        if await self.challenges.blocked_by(user):
-            lines += await self._blocked_lines(user)
+        blocked = await self.challenges.blocked_by(user)
+        if blocked:
+            lines.append(self._blocked_line(blocked))
         until = await self.absences.refresh(user)
         if until is not None:
             lines.append(_("🏖️ You are away until {date}: your Daily and Relaxed games wait "

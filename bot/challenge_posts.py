@@ -13,6 +13,8 @@ from bot.clock import clock_spec
 from bot.components import ChallengeButton, LobbyButton
 from bot.games.base import GameUI, describe_options
 from bot.round_robin import MAX_PLAYERS, MIN_PLAYERS
+from bot.swiss import MOST_PLAYERS as SWISS_MOST
+from bot.swiss import swiss_rounds
 from engines import GAMES
 from i18n import _, ngettext
 from storage import ChallengeRecord
@@ -97,21 +99,34 @@ def with_terms(embed: discord.Embed, game: str, options: dict[str, Any], clock: 
     return embed
 
 
+def most_in_tournament(table: ChallengeRecord) -> int:
+    """Players a tournament's table seats: a Swiss tournament's field, or a round robin's
+    when each pair is to meet twice."""
+    return MAX_PLAYERS if table.legs == 2 else SWISS_MOST
+
+
 def _tournament_table(challenge: ChallengeRecord, entry: GameUI[Any], expires: str,
                       minutes: int) -> tuple[str, str]:
     """A tournament table's description and title."""
     seated = "\n".join(
         f"{i + 1}. <@{uid}>" + (_(" (host)") if uid == challenge.challenger_id else "")
         for i, uid in enumerate(challenge.player_ids))
-    opens = (_("{host} opens a **{game}** tournament: everyone plays everyone once, each game "
-               "in its own thread, round after round ({low} to {high} players).")
-             if challenge.legs == 1 else
-             _("{host} opens a **{game}** tournament: everyone plays everyone twice, seats "
-               "swapped, each game in its own thread, round after round ({low} to {high} "
-               "players).")).format(host=f"<@{challenge.challenger_id}>", game=entry.name,
-                                    low=MIN_PLAYERS, high=MAX_PLAYERS)
+    most = most_in_tournament(challenge)
+    if challenge.legs == 2:
+        opens = _("{host} opens a **{game}** tournament: everyone plays everyone twice, seats "
+                  "swapped, each game in its own thread, round after round ({low} to {high} "
+                  "players).").format(host=f"<@{challenge.challenger_id}>", game=entry.name,
+                                      low=MIN_PLAYERS, high=MAX_PLAYERS)
+    else:
+        opens = _("{host} opens a **{game}** tournament, each game in its own thread: up to "
+                  "{high} players, everyone plays everyone once; {more} to {most}, a Swiss "
+                  "tournament of {rounds} to {most_rounds} rounds (players on the same points "
+                  "meet, never twice).").format(
+            host=f"<@{challenge.challenger_id}>", game=entry.name, high=MAX_PLAYERS,
+            more=MAX_PLAYERS + 1, most=most, rounds=swiss_rounds(MAX_PLAYERS + 1),
+            most_rounds=swiss_rounds(most))
     joined = _("**Players ({seated}/{most}):**").format(seated=len(challenge.player_ids),
-                                                        most=MAX_PLAYERS)
+                                                        most=most)
     if challenge.auto_start:
         how = _("Click **Join** to play. The tournament starts by itself {starts} ({time}) "
                 "with the players then at the table, if at least {n} joined; the host may "

@@ -129,7 +129,7 @@ def welcome_embed() -> discord.Embed:
             games=", ".join(ui.name for ui in GAME_UIS.values())))
     embed.add_field(name=_("Start a game"), inline=False, value=_(
         "`/challenge` a member (name me to play the AI), open a table anyone can join with "
-        "`/lobby`, or a round-robin `/tournament`. `/games` lists the games and `/rules` "
+        "`/lobby`, or a `/tournament` (3 to 32 players). `/games` lists the games and `/rules` "
         "explains one."))
     embed.add_field(name=_("For the server's managers"), inline=False, value=_(
         "`/settings language:` English or Français · `clock:` the time per move of new games "

@@ -12,7 +12,11 @@ MIN_PLAYERS: Final = 3
 """Fewer is a match, not a tournament: `/challenge` plays it."""
 
 MAX_PLAYERS: Final = 8
-"""Eight players meet in seven rounds of four games: an evening's worth in Live games."""
+"""Eight players meet in seven rounds of four games: an evening's worth in Live games. A
+larger field plays a Swiss tournament (`bot.swiss`)."""
+
+BYE_POINTS: Final = Fraction(1)
+"""A Swiss tournament's bye scores as a win: nobody to play, through no fault of theirs."""
 
 
 LEGS: Final = (1, 2)
@@ -97,13 +101,21 @@ class Standing:
     draws: int
     losses: int
     tiebreak: Fraction
-    """Sonneborn-Berger: the points of the players they beat, and half of those they drew."""
+    """Sonneborn-Berger (the points of the players they beat, and half of those they drew),
+    or in a Swiss tournament Buchholz (the points of every opponent they met)."""
+    byes: int = 0
+    """Rounds of a Swiss tournament they had nobody to play: a point each."""
 
 
-def standings(player_ids: Sequence[int], games: Sequence[PlayedGame]) -> list[Standing]:
-    """The table: points (a win 1, a draw ½), then Sonneborn-Berger, then wins."""
+def standings(player_ids: Sequence[int], games: Sequence[PlayedGame],
+              byes: Sequence[int] = (), buchholz: bool = False) -> list[Standing]:
+    """The table: points (a win 1, a draw ½, a bye 1), then the tie-break (Sonneborn-Berger,
+    or Buchholz when `buchholz`), then wins."""
     points = dict.fromkeys(player_ids, Fraction(0))
     tally = {uid: [0, 0, 0] for uid in player_ids}  # wins, draws, losses
+    for uid in byes:
+        if uid in points:
+            points[uid] += BYE_POINTS
     for game in games:
         for uid in (game.first, game.second):
             if uid not in points:
@@ -121,7 +133,9 @@ def standings(player_ids: Sequence[int], games: Sequence[PlayedGame]) -> list[St
         for uid, other in ((game.first, game.second), (game.second, game.first)):
             if uid not in tiebreak or other not in points:
                 continue
-            if game.winner is None:
+            if buchholz:
+                tiebreak[uid] += points[other]
+            elif game.winner is None:
                 tiebreak[uid] += points[other] / 2
             elif game.winner == uid:
                 tiebreak[uid] += points[other]
@@ -137,7 +151,7 @@ def standings(player_ids: Sequence[int], games: Sequence[PlayedGame]) -> list[St
             place = table[-1].place
         wins, draws, losses = tally[uid]
         table.append(Standing(uid, place, points[uid], wins + draws + losses, wins, draws,
-                              losses, tiebreak[uid]))
+                              losses, tiebreak[uid], byes=sum(1 for b in byes if b == uid)))
     return table
 
 

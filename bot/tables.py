@@ -10,12 +10,17 @@ import discord
 
 from bot.ai_players import ai_name, ai_user_id, is_ai
 from bot.challenge_base import ChallengeBase, HostChannel, host_channel, write_budget
-from bot.challenge_posts import CHALLENGE_TIMEOUT, START_DELAYS, TOURNAMENT_TABLE_TIMEOUT
+from bot.challenge_posts import (
+    CHALLENGE_TIMEOUT,
+    START_DELAYS,
+    TOURNAMENT_TABLE_TIMEOUT,
+    most_in_tournament,
+)
 from bot.clock import Clock, utcnow
 from bot.errors import Refusal
 from bot.publisher import THREAD_PERMISSIONS, Post, PublishFailed, permission_names
 from bot.replies import Interaction
-from bot.round_robin import LEGS, MAX_PLAYERS, MIN_PLAYERS
+from bot.round_robin import LEGS, MIN_PLAYERS
 from engines import GAMES
 from i18n import _, use_language
 from storage import ChallengeRecord, ChallengeStatus
@@ -41,8 +46,9 @@ class TablesMixin(ChallengeBase):
         starts_in: timedelta | None = None,
     ) -> None:
         """Open a table anyone may join; the host starts it once enough players sat down (a
-        `tournament` table starts a round-robin tournament of them, each pair meeting `legs`
-        times; with `starts_in`, it also starts by itself then, if enough players joined)."""
+        `tournament` table starts a tournament of them: a round robin, each pair meeting
+        `legs` times, or a Swiss tournament past 8 players; with `starts_in`, it also starts
+        by itself then, if enough players joined)."""
         host = interaction.user
         channel = host_channel(interaction, "tables")
         self._playable_entry(game_id)
@@ -114,7 +120,7 @@ class TablesMixin(ChallengeBase):
             user = interaction.user
             host = lobby.challenger_id
             game = GAMES[lobby.game]
-            most, least = ((MAX_PLAYERS, MIN_PLAYERS) if lobby.is_tournament
+            most, least = ((most_in_tournament(lobby), MIN_PLAYERS) if lobby.is_tournament
                            else (game.max_players, game.min_players))
             if action == "join":
                 if user.id == host:

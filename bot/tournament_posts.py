@@ -8,24 +8,22 @@ from typing import Final
 
 import discord
 
-from bot.board import message_link
+from bot.board import EMBED_DESCRIPTION_LIMIT, message_link
 from bot.challenge_posts import with_terms
 from bot.clock import Clock
 from bot.components import TournamentButton
 from bot.replay import and_join
-from bot.round_robin import (
-    PlayedGame,
-    Standing,
-    game_count,
-    pairings,
-    played,
-    points_text,
-    round_count,
-    sitting_out,
-    standings,
+from bot.round_robin import PlayedGame, Standing, game_count, played, points_text
+from bot.tournament_rounds import (
+    RoundPlan,
+    forfeits_of,
+    history,
+    is_swiss,
+    rounds_of,
+    table_of,
 )
 from engines import GAMES
-from i18n import _
+from i18n import _, ngettext
 from storage import GameStatus, TournamentGame, TournamentRecord, TournamentStatus
 
 
@@ -45,47 +43,26 @@ def _game_line(game: TournamentGame, tournament: TournamentRecord) -> str:
 
 
 def _standing_line(row: Standing, tournament: TournamentRecord) -> str:
-    """`**1.** Alice — **2½** (3 played: 2 won, 1 drawn, 0 lost · tie-break 1.75)`."""
+    """`**1.** Alice — **2½** (3 played: 2 won, 1 drawn, 0 lost · tie-break 1.75)`; in a
+    Swiss tournament, whose field is larger, `**1.** Alice — **3** (2 won, 0 drawn, 1 lost,
+    1 bye · tie-break 7)`."""
     name = tournament.name_of(row.user_id)
     if any(p.user_id == row.user_id and p.withdrawn_in is not None for p in tournament.players):
         name = _("{name} (withdrew)").format(name=name)
-    return _("**{place}.** {name} — **{points}** ({played} played: {wins} won, {draws} drawn, "
-             "{losses} lost · tie-break {tiebreak})").format(
-                 place=row.place, name=name,
-                 points=points_text(row.points), played=row.played, wins=row.wins,
-                 draws=row.draws, losses=row.losses,
-                 tiebreak=f"{float(row.tiebreak):g}")
-
-
-def forfeits(tournament: TournamentRecord, games: Sequence[TournamentGame],
-             round_no: int | None = None) -> list[PlayedGame]:
-    """The games never played because a player had withdrawn, up to the round being played
-    (of round `round_no` only, if given): won by the other, and by nobody if both withdrew."""
-    players = tournament.players
-    played_pairs = {(game.round, game.player_ids) for game in games}
-    found = []
-    rounds = [round_no] if round_no is not None else range(1, tournament.round + 1)
-    for number in rounds:
-        for first, second in pairings(len(players), number, tournament.legs):
-            pair = (players[first], players[second])
-            if (number, (pair[0].user_id, pair[1].user_id)) in played_pairs:
-                continue
-            gone = [player.withdrawn_by(number) for player in pair]
-            if gone == [True, False]:
-                found.append(PlayedGame(pair[0].user_id, pair[1].user_id, pair[1].user_id,
-                                        forfeit=True))
-            elif gone == [False, True]:
-                found.append(PlayedGame(pair[0].user_id, pair[1].user_id, pair[0].user_id,
-                                        forfeit=True))
-    return found
-
-
-def results_of(tournament: TournamentRecord,
-               games: Sequence[TournamentGame]) -> list[PlayedGame]:
-    """The finished games and the forfeits (an aborted game counts for nobody)."""
-    return [*(played(game.player_ids, game.result) for game in games
-              if game.status is GameStatus.FINISHED and game.result is not None),
-            *forfeits(tournament, games)]
+    values = {"place": row.place, "name": name, "points": points_text(row.points),
+              "played": row.played, "wins": row.wins, "draws": row.draws,
+              "losses": row.losses, "byes": row.byes, "tiebreak": f"{float(row.tiebreak):g}"}
+    if not is_swiss(tournament):
+        return _("**{place}.** {name} — **{points}** ({played} played: {wins} won, {draws} "
+                 "drawn, {losses} lost · tie-break {tiebreak})").format(**values)
+    if row.byes:
+        return ngettext("**{place}.** {name} — **{points}** ({wins} won, {draws} drawn, "
+                        "{losses} lost, {byes} bye · tie-break {tiebreak})",
+                        "**{place}.** {name} — **{points}** ({wins} won, {draws} drawn, "
+                        "{losses} lost, {byes} byes · tie-break {tiebreak})",
+                        row.byes).format(**values)
+    return _("**{place}.** {name} — **{points}** ({wins} won, {draws} drawn, {losses} lost · "
+             "tie-break {tiebreak})").format(**values)
 
 
 def _forfeit_line(game: PlayedGame, tournament: TournamentRecord) -> str:
@@ -104,10 +81,14 @@ MOST_GAMES_LISTED: Final = 10
 """Games in progress a tournament's message lists (the others are counted): 28 games of
 eight players with long names would not fit in an embed."""
 
+MORE_PLAYERS_ROOM: Final = 40
+"""Room kept, when the standings are cut, for the line that counts the players left out."""
+
 
 def plays_at_once(tournament: TournamentRecord) -> bool:
-    """True when every game of the tournament starts at once (a daily or relaxed clock)."""
-    return tournament.clock in AT_ONCE_CLOCKS
+    """True when every game of the tournament starts at once (a round robin with a daily or
+    relaxed clock: a Swiss round's pairing waits for the results of the round before)."""
+    return tournament.clock in AT_ONCE_CLOCKS and not is_swiss(tournament)
 
 
 def winners_of(table: Sequence[Standing]) -> list[int]:
@@ -115,12 +96,36 @@ def winners_of(table: Sequence[Standing]) -> list[int]:
     return [row.user_id for row in table if row.place == 1]
 
 
+def _idle_line(plan: RoundPlan, tournament: TournamentRecord) -> str | None:
+    """`Alice sits this round out.`, or in a Swiss tournament `Alice has a bye (1 point).`"""
+    if plan.idle is None:
+        return None
+    name = tournament.name_of(plan.idle)
+    return (_("{name} has a bye (1 point).") if plan.bye
+            else _("{name} sits this round out.")).format(name=name)
+
+
+def _fitted(head: Sequence[str], standings: Sequence[str], tail: Sequence[str]) -> str:
+    """The message's lines within an embed's description: the standings are cut (with how
+    many players were left out) when a large field's names would not fit."""
+    room = EMBED_DESCRIPTION_LIMIT - sum(len(line) + 1 for line in (*head, *tail))
+    kept: list[str] = []
+    for index, line in enumerate(standings):
+        left = len(standings) - index - 1
+        if len(line) + 1 > room - (MORE_PLAYERS_ROOM if left else 0):
+            kept.append("• " + _("and {n} more").format(n=len(standings) - index))
+            break
+        kept.append(line)
+        room -= len(line) + 1
+    return "\n".join([*head, *kept, *tail])
+
+
 def tournament_embed(tournament: TournamentRecord,
                      games: Sequence[TournamentGame]) -> discord.Embed:
     """The tournament's message: standings, the round being played, the rules of scoring."""
-    ids = [player.user_id for player in tournament.players]
-    table = standings(ids, results_of(tournament, games))
-    rounds = round_count(len(ids), tournament.legs)
+    table = table_of(tournament, games)
+    rounds = rounds_of(tournament)
+    swiss = is_swiss(tournament)
     name = GAMES[tournament.game].name
     lines = []
     if tournament.status is TournamentStatus.FINISHED:
@@ -132,10 +137,14 @@ def tournament_embed(tournament: TournamentRecord,
                      else _("🛑 Cancelled in round {round} of {rounds}: the standings as they "
                             "were.").format(round=tournament.round, rounds=rounds))
     else:
-        meets = (_("Everyone plays everyone once") if tournament.legs == 1
-                 else _("Everyone plays everyone twice, seats swapped"))
+        if swiss:
+            meets = _("Swiss: players on the same points meet, never twice")
+        elif tournament.legs == 1:
+            meets = _("Everyone plays everyone once")
+        else:
+            meets = _("Everyone plays everyone twice, seats swapped")
         if plays_at_once(tournament):
-            total = game_count(len(ids), tournament.legs)
+            total = game_count(len(tournament.players), tournament.legs)
             over = total - sum(game.status is GameStatus.RUNNING for game in games)
             lines.append(_("{host} hosts it. {meets}, every game at once: **{over} of {total} "
                            "games over**.").format(host=f"<@{tournament.host_id}>",
@@ -144,36 +153,44 @@ def tournament_embed(tournament: TournamentRecord,
             lines.append(_("{host} hosts it. {meets}: **round {round} of {rounds}**.").format(
                 host=f"<@{tournament.host_id}>", meets=meets, round=tournament.round,
                 rounds=rounds))
-    lines += ["", _("**Standings**"), *(_standing_line(row, tournament) for row in table)]
+    head = [*lines, "", _("**Standings**")]
+    rows = [_standing_line(row, tournament) for row in table]
+    lines = []
     if plays_at_once(tournament):
         running = [game for game in games if game.status is GameStatus.RUNNING]
         if running and tournament.status is TournamentStatus.RUNNING:
-            lines += ["", _("**In progress**"),
-                      *(f"• {_game_line(game, tournament)}"
-                        for game in running[:MOST_GAMES_LISTED])]
-            if len(running) > MOST_GAMES_LISTED:
-                lines.append("• " + _("and {n} more").format(
-                    n=len(running) - MOST_GAMES_LISTED))
+            lines += ["", _("**In progress**"), *_listed(running, tournament)]
         shown_round = 0  # no round of its own to show
     else:
         shown_round = tournament.round
     current = [game for game in games if game.round == shown_round]
-    lost = forfeits(tournament, games, shown_round) if shown_round else []
+    lost = forfeits_of(tournament, games, shown_round) if shown_round else []
     if (current or lost) and tournament.status is TournamentStatus.RUNNING:
         lines += ["", _("**Round {round}**").format(round=shown_round),
-                  *(f"• {_game_line(game, tournament)}" for game in current),
+                  *_listed(current, tournament),
                   *(f"• {_forfeit_line(game, tournament)}" for game in lost)]
-        idle = sitting_out(len(ids), shown_round, tournament.legs)
+        idle = _idle_line(history(tournament, games, shown_round).plans[-1], tournament)
         if idle is not None:
-            lines.append("• " + _("{name} sits this round out.").format(
-                name=tournament.players[idle].name))
+            lines.append(f"• {idle}")
     embed = with_terms(discord.Embed(title=_("🏆 {game} tournament").format(game=name),
-                                     description="\n".join(lines), colour=discord.Colour.gold()),
+                                     description=_fitted(head, rows, lines),
+                                     colour=discord.Colour.gold()),
                        tournament.game, tournament.options, tournament.clock, tournament.casual)
-    embed.set_footer(text=_("A win scores 1 point, a draw ½, an aborted game nothing. Level on "
-                            "points: Sonneborn-Berger tie-break (the points of the players "
-                            "you beat, half those of the players you drew), then wins."))
+    embed.set_footer(text=_("A win scores 1 point, a draw ½, a bye 1, an aborted game nothing. "
+                            "Level on points: Buchholz tie-break (the points of every player "
+                            "you met), then wins.") if swiss else
+                     _("A win scores 1 point, a draw ½, an aborted game nothing. Level on "
+                       "points: Sonneborn-Berger tie-break (the points of the players "
+                       "you beat, half those of the players you drew), then wins."))
     return embed
+
+
+def _listed(games: Sequence[TournamentGame], tournament: TournamentRecord) -> list[str]:
+    """The games' lines, at most `MOST_GAMES_LISTED`, then how many more."""
+    lines = [f"• {_game_line(game, tournament)}" for game in games[:MOST_GAMES_LISTED]]
+    if len(games) > MOST_GAMES_LISTED:
+        lines.append("• " + _("and {n} more").format(n=len(games) - MOST_GAMES_LISTED))
+    return lines
 
 
 def tournament_view(tournament: TournamentRecord) -> discord.ui.View | None:
@@ -188,13 +205,6 @@ def tournament_view(tournament: TournamentRecord) -> discord.ui.View | None:
     return view
 
 
-def table_of(tournament: TournamentRecord,
-             games: Sequence[TournamentGame]) -> list[Standing]:
-    """The tournament's standings from its games and forfeits so far."""
-    return standings([player.user_id for player in tournament.players],
-                     results_of(tournament, games))
-
-
 def progress_line(tournament: TournamentRecord) -> str:
     """`**Qawale** · round 2 of 3 [Standings](link)`, or `every game at once` for a
     correspondence tournament."""
@@ -202,7 +212,7 @@ def progress_line(tournament: TournamentRecord) -> str:
         where = _("every game at once")
     else:
         where = _("round {round} of {rounds}").format(
-            round=tournament.round, rounds=round_count(len(tournament.players), tournament.legs))
+            round=tournament.round, rounds=rounds_of(tournament))
     return f"**{GAMES[tournament.game].name}** · {where}{_standings_link(tournament)}"
 
 
@@ -214,19 +224,19 @@ def _standings_link(tournament: TournamentRecord) -> str:
         tournament.guild_id, tournament.channel_id, tournament.message_id))
 
 
-def round_call(tournament: TournamentRecord, current: Sequence[TournamentGame]) -> str:
+def round_call(tournament: TournamentRecord, games: Sequence[TournamentGame]) -> str:
     """`🏆 Round 2 of 3 of the Qawale tournament: @A vs @B in #thread.`, who sits it out, and
     the link to the standings."""
-    rounds = round_count(len(tournament.players), tournament.legs)
-    games = " · ".join(_("<@{first}> vs <@{second}> in <#{thread}>").format(
+    rounds = rounds_of(tournament)
+    current = [game for game in games if game.round == tournament.round]
+    listed = " · ".join(_("<@{first}> vs <@{second}> in <#{thread}>").format(
         first=game.player_ids[0], second=game.player_ids[1], thread=game.channel_id)
         for game in current)
     text = _("🏆 **Round {round} of {rounds}** of the {game} tournament: {games}.").format(
-        round=tournament.round, rounds=rounds, game=GAMES[tournament.game].name, games=games)
-    idle = sitting_out(len(tournament.players), tournament.round, tournament.legs)
+        round=tournament.round, rounds=rounds, game=GAMES[tournament.game].name, games=listed)
+    idle = _idle_line(history(tournament, games).plans[-1], tournament)
     if idle is not None:
-        text += " " + _("{name} sits this round out.").format(
-            name=tournament.players[idle].name)
+        text += " " + idle
     return text + _standings_link(tournament)
 
 

@@ -1,5 +1,6 @@
-"""Round-robin tournaments: each round's games opened in their own threads, the next round
-once the last game of one ends, the standings kept on the tournament's message.
+"""Tournaments (round robins up to 8 players, Swiss beyond: `bot.tournament_rounds`): each
+round's games opened in their own threads, the next round once the last game of one ends,
+the standings kept on the tournament's message.
 
 A tournament is driven by its games: every game that ends makes the service look at its
 tournament again (`advance`), and so does every start of the bot. Looking again is
@@ -26,17 +27,16 @@ from bot.errors import GameOver, Refusal
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.replies import Interaction
-from bot.round_robin import pairings, round_count
 from bot.session_manager import SessionManager
 from bot.tournament_posts import (
     end_call,
     plays_at_once,
     round_call,
     start_call,
-    table_of,
     tournament_embed,
     tournament_view,
 )
+from bot.tournament_rounds import history, is_swiss, rounds_of, table_of
 from engines import GAMES
 from i18n import _, use_language
 from storage import (
@@ -145,12 +145,17 @@ class TournamentService:
         view = discord.ui.View(timeout=None)
         view.add_item(TournamentButton(tournament.id, "confirm", label=_("Withdraw"),
                                        emoji="🏳️", style=discord.ButtonStyle.danger))
-        question = (_("Withdraw from the {game} tournament? Your games in progress are "
-                      "resigned; the others play on. It cannot be undone.")
-                    if plays_at_once(tournament) else
-                    _("Withdraw from the {game} tournament? Your game in progress is resigned "
-                      "and your games of the next rounds are lost by forfeit; the others play "
-                      "on. It cannot be undone."))
+        if plays_at_once(tournament):
+            question = _("Withdraw from the {game} tournament? Your games in progress are "
+                         "resigned; the others play on. It cannot be undone.")
+        elif is_swiss(tournament):
+            question = _("Withdraw from the {game} tournament? Your game in progress is "
+                         "resigned and you are not paired again; the others play on. It cannot "
+                         "be undone.")
+        else:
+            question = _("Withdraw from the {game} tournament? Your game in progress is "
+                         "resigned and your games of the next rounds are lost by forfeit; the "
+                         "others play on. It cannot be undone.")
         await interaction.response.send_message(
             question.format(game=GAMES[tournament.game].name), view=view, ephemeral=True)
 
@@ -171,9 +176,11 @@ class TournamentService:
                     with contextlib.suppress(GameOver):  # it ended meanwhile
                         await session.resign(user)  # its end carries the tournament on
         with use_language(await self.languages.of_server(tournament.guild_id)):
-            text = _("🏳️ {name} withdrew from the {game} tournament: their next games are "
-                     "lost by forfeit.").format(name=tournament.name_of(user),
-                                                game=GAMES[tournament.game].name)
+            text = (_("🏳️ {name} withdrew from the {game} tournament: they are not paired "
+                      "again.") if is_swiss(tournament) else
+                    _("🏳️ {name} withdrew from the {game} tournament: their next games are "
+                      "lost by forfeit.")).format(name=tournament.name_of(user),
+                                                  game=GAMES[tournament.game].name)
         await self._say(tournament, Post(text), "a withdrawal")
         await self.advance(tournament_id)
 
@@ -237,19 +244,19 @@ class TournamentService:
             if tournament is None or tournament.status is not TournamentStatus.RUNNING:
                 return
             games = await self.db.tournament_games(tournament_id)
-            rounds = round_count(len(tournament.players), tournament.legs)
+            rounds = rounds_of(tournament)
             at_once = plays_at_once(tournament)
             started = False
             while True:
                 current = [game for game in games if game.round == tournament.round]
-                opened = await self._open_round(tournament, current)
+                opened = await self._open_round(tournament, games)
                 if opened is None:
                     break  # Discord refused a thread: tried again later
                 games += opened
                 current += opened
                 started = started or (at_once and bool(opened) and tournament.round == rounds)
                 if opened and not at_once:
-                    await self._announce_round(tournament, current)
+                    await self._announce_round(tournament, games)
                 if at_once and tournament.round < rounds:
                     pass  # every round is opened before anyone plays: on to the next
                 elif any(game.status is GameStatus.RUNNING
@@ -273,15 +280,15 @@ class TournamentService:
             await self._show(tournament, games)
 
     async def _open_round(self, tournament: TournamentRecord,
-                          current: list[TournamentGame]) -> list[TournamentGame] | None:
+                          games: Sequence[TournamentGame]) -> list[TournamentGame] | None:
         """Open the games of the tournament's round not opened yet; None when Discord
         refused a thread (a retry is scheduled)."""
         opened: list[TournamentGame] = []
-        have = {game.player_ids for game in current}
-        players = tournament.players
-        for first, second in pairings(len(players), tournament.round, tournament.legs):
+        have = {frozenset(game.player_ids) for game in games if game.round == tournament.round}
+        players = {player.user_id: player for player in tournament.players}
+        for first, second in history(tournament, games).plans[-1].games:
             pair = (players[first], players[second])
-            if (pair[0].user_id, pair[1].user_id) in have:
+            if frozenset((first, second)) in have:
                 continue
             if any(player.withdrawn_by(tournament.round) for player in pair):
                 continue  # a forfeit: nothing to play
@@ -340,10 +347,10 @@ class TournamentService:
             log.exception("tournament %s: the retry failed", tournament_id)
 
     async def _announce_round(self, tournament: TournamentRecord,
-                              current: Sequence[TournamentGame]) -> None:
+                              games: Sequence[TournamentGame]) -> None:
         """Ping the round's players in the tournament's channel, with their games' threads."""
         with use_language(await self.languages.of_server(tournament.guild_id)):
-            text = round_call(tournament, current)
+            text = round_call(tournament, games)
         # (Not posted: the games are open all the same, and their threads ping their players.)
         await self._say(tournament, Post(text, mentions=discord.AllowedMentions(users=True)),
                         f"round {tournament.round}")

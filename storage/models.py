@@ -445,7 +445,8 @@ class TournamentPlayer:
 
 @dataclass
 class TournamentRecord:
-    """A round-robin tournament: its players in draw order and the round being played."""
+    """A tournament (a round robin, or a Swiss one past 8 players): its players in draw
+    order and the round being played."""
 
     id: int
     table_id: int

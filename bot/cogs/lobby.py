@@ -141,16 +141,19 @@ class Lobby(commands.Cog):
     async def _tournament(self, interaction: Interaction, game: str, clock: str | None = None,
                           rated: str | None = None, legs: int | None = None,
                           starts_in: int | None = None, **options: object) -> None:
-        """Post a tournament's table: members join, the host starts it (3 to 8 players), or
-        it starts by itself `starts_in` hours later."""
+        """Post a tournament's table: members join, the host starts it (3 to 8 players play
+        a round robin, 9 to 32 a Swiss tournament), or it starts by itself `starts_in` hours
+        later."""
         await self.challenges.open_lobby(
             interaction, game, engine_options(game, options), clock=clock,
             casual=is_casual(rated), tournament=True, legs=legs or 1,
             starts_in=None if starts_in is None else timedelta(hours=starts_in))
 
     tournament = game_options_command(
-        "tournament", N_("Open a round-robin tournament: everyone plays everyone"),
+        "tournament", N_("Open a tournament: everyone plays everyone, or a Swiss one past 8 "
+                         "players"),
         _tournament, game=WHICH_GAME, clock=CLOCK_HELP, rated=RATED_HELP,
-        legs=N_("How many times each pair meets: once (the default), or twice, seats swapped"),
+        legs=N_("How often each pair meets: once (the default), or twice, seats swapped (up to "
+                "8 players)"),
         starts_in=N_("Start by itself then, with whoever joined (default: when the host clicks "
                      "Start)"))

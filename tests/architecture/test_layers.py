@@ -28,6 +28,8 @@ ALLOWED: dict[str, set[str]] = {
 BOT_LAYERS: list[set[str]] = [
     {"bot", "bot.errors", "bot.config", "bot.painter", "bot.ai_players", "bot.clock",
      "bot.copy_database", "bot.health", "bot.error_reports", "bot.round_robin"},
+    {"bot.swiss"},
+    {"bot.tournament_rounds"},
     {"bot.backups"},
     {"bot.replay"},  # the painter draws replays in its workers; here is what it draws
     {"bot.replies", "bot.publisher", "bot.ratings", "bot.timers", "bot.languages",

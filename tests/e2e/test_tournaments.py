@@ -433,12 +433,10 @@ async def test_only_the_host_or_a_moderator_cancels_a_tournament(env, world) -> 
     assert await tournament_status(env) is TournamentStatus.CANCELLED
 
 
-async def test_a_round_a_crash_left_half_open_is_completed_at_the_restart(
-    env, world, dave, database_url, monkeypatch, allowed_errors
-) -> None:
-    allowed_errors.append(RuntimeError)
+def die_after_one_thread(monkeypatch) -> None:
+    """The process dies (an error here) when it opens its second thread from now on."""
     real_open = DiscordPublisher.open_thread
-    opened = []
+    opened: list[str] = []
 
     async def crash_on_the_second(self, channel_id: int, name: str) -> int:
         if opened:
@@ -447,6 +445,13 @@ async def test_a_round_a_crash_left_half_open_is_completed_at_the_restart(
         return await real_open(self, channel_id, name)
 
     monkeypatch.setattr(DiscordPublisher, "open_thread", crash_on_the_second)
+
+
+async def test_a_round_a_crash_left_half_open_is_completed_at_the_restart(
+    env, world, dave, database_url, monkeypatch, allowed_errors
+) -> None:
+    allowed_errors.append(RuntimeError)
+    die_after_one_thread(monkeypatch)
     table = await open_tournament(world)
     for member in (world.bob, world.carol, dave):
         await member.click(table, label="Join")

@@ -3,8 +3,11 @@
 #   docker run -d --name ludotheque --env-file .env -v ludotheque-data:/app/data ludotheque
 FROM python:3.11-slim
 
+# Metrics (served only with METRICS_PORT set) listen on every interface: in a container,
+# 127.0.0.1 is out of Prometheus's reach.
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    DATABASE_URL=sqlite:////app/data/ludotheque.db HEALTH_FILE=/tmp/ludotheque.alive
+    DATABASE_URL=sqlite:////app/data/ludotheque.db HEALTH_FILE=/tmp/ludotheque.alive \
+    METRICS_ADDR=0.0.0.0
 WORKDIR /app
 
 COPY pyproject.toml README.md ./

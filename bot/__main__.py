@@ -17,6 +17,7 @@ import sys
 import discord
 from dotenv import load_dotenv
 
+from bot import metrics
 from bot.client import create_bot
 from bot.config import TOKEN_HELP, Settings
 from i18n import load_all
@@ -87,6 +88,12 @@ def main() -> int:
         asyncio.run(check_database(settings.database_url))
     except StorageError as error:
         return fail(f"Ludothèque cannot start: {error}")
+    if settings.metrics_port is not None:
+        try:
+            metrics.serve(settings.metrics_port, settings.metrics_addr)
+        except OSError as error:
+            return fail(f"Ludothèque cannot serve its metrics on {settings.metrics_addr}:"
+                        f"{settings.metrics_port}: {error.strerror}.")
     bot = create_bot(settings)
     # On the root logger: LOG_LEVEL applies to the bot's own lines (ready, games resumed,
     # failures) as much as to discord.py's.

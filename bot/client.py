@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.absences import Absences
 from bot.ai_players import ProcessThinker, Thinker, ThreadThinker
 from bot.backups import BackupSchedule, backup_schedule
@@ -182,6 +183,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.heartbeat = (Heartbeat(Path(self.settings.health_file), self.healthy)
                           if self.settings.health_file else None)
         self.error_reports = self._report_errors(self.settings.error_webhook_url)
+        metrics.watch(sessions=lambda: len(self.sessions), latency=lambda: self.latency)
         await services.absences.load()  # before any move: a turn's clock reads it
         self._started = True
         self.add_dynamic_items(*COMPONENTS)

@@ -29,6 +29,10 @@ DEFAULT_BACKUP_EVERY = timedelta(hours=24)
 DEFAULT_BACKUPS_KEPT = 7
 """Backups kept (the newest): a week of daily ones."""
 
+DEFAULT_METRICS_ADDR = "127.0.0.1"
+"""Where the metrics are served unless `METRICS_ADDR` says otherwise: this machine only (in a
+container, `0.0.0.0` lets Prometheus reach them)."""
+
 WEBHOOK_URL = re.compile(r"https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v\d+)?"
                          r"/webhooks/(?P<id>\d+)/(?P<token>[\w.-]+)")
 """What a Discord webhook URL looks like: its id and token."""
@@ -63,6 +67,10 @@ class Settings:
     """Where the bot writes its heartbeat while healthy (`bot.health`); None: nowhere."""
     error_webhook_url: str | None = None
     """A Discord webhook that gets every error the bot logs (`bot.error_reports`)."""
+    metrics_port: int | None = None
+    """Where this process serves its Prometheus metrics (`bot.metrics`); None: nowhere."""
+    metrics_addr: str = DEFAULT_METRICS_ADDR
+    """The address the metrics are served on."""
 
     @property
     def shards(self) -> Shards:
@@ -77,7 +85,8 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_URL, LOG_LEVEL, DEV_GUILD_ID, AI_WORKERS,
         RENDER_WORKERS, ARCHIVE_AFTER_MINUTES, SHARD_COUNT, SHARD_IDS, BACKUP_HOURS,
-        BACKUPS_KEPT, BACKUP_DIR, HEALTH_FILE and ERROR_WEBHOOK_URL."""
+        BACKUPS_KEPT, BACKUP_DIR, HEALTH_FILE, ERROR_WEBHOOK_URL, METRICS_PORT and
+        METRICS_ADDR."""
         env = os.environ if environ is None else environ
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
@@ -103,6 +112,9 @@ class Settings:
             raise ValueError("ERROR_WEBHOOK_URL must be a Discord webhook URL "
                              "(https://discord.com/api/webhooks/ID/TOKEN: channel settings → "
                              "Integrations → Webhooks → Copy Webhook URL)")
+        port = env.get("METRICS_PORT", "").strip()
+        if port and not (port.isdigit() and 0 < int(port) < 65536):
+            raise ValueError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}")
         kept = env.get("BACKUPS_KEPT", "").strip()
         if kept and (not kept.isdigit() or int(kept) < 1):
             raise ValueError(f"BACKUPS_KEPT must be a number of backups (1 or more), not {kept!r}")
@@ -125,6 +137,8 @@ class Settings:
             backup_dir=env.get("BACKUP_DIR", "").strip() or None,
             health_file=env.get("HEALTH_FILE", "").strip() or None,
             error_webhook_url=webhook or None,
+            metrics_port=int(port) if port else None,
+            metrics_addr=env.get("METRICS_ADDR", "").strip() or DEFAULT_METRICS_ADDR,
         )
 
 

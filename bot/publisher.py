@@ -13,6 +13,7 @@ from typing import Any, Final, Protocol
 
 import discord
 
+from bot.metrics import DISCORD_REFUSALS
 from i18n import N_, _
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class PublishFailed(Exception):
                  missing: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.problem = problem
+        DISCORD_REFUSALS.labels(problem.value).inc()  # here: every refusal, however raised
         self.missing = missing
         """The permissions the bot lacks there (for MISSING_PERMISSIONS, when known)."""
 

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Refusal
+from bot.metrics import UNEXPECTED_ERRORS
 from engines import IllegalMove
 from i18n import N_, _, language_of, set_language
 from storage import StorageBusy, StorageCorrupt, StorageError, StorageFull, StorageReadOnly
@@ -108,6 +109,7 @@ async def answer_error(interaction: Interaction, error: BaseException, where: st
     text = explain(error)
     if text is None:
         log.error("%s failed", where, exc_info=error)
+        UNEXPECTED_ERRORS.inc()
         text = unexpected_text()
     elif isinstance(error, StorageError):
         log.warning("%s: %s", where, error)

@@ -35,6 +35,7 @@ from bot.draw_offers import DrawOutcome, outcome_text
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, GameUI, Notice, PrivateNote, Turn
 from bot.languages import Languages
+from bot.metrics import AI_SECONDS, BOARD_SECONDS, GAMES_FINISHED, MOVES, timed
 from bot.painter import Painter, ThreadPainter
 from bot.publisher import InteractionPublisher, Post, Problem, Publisher, PublishFailed
 from bot.ratings import new_bests, server_scope
@@ -168,7 +169,8 @@ class SessionBase:
     async def draw(self, view: Mapping[str, object], highlight: str | None, *,
                    preview: bool = False) -> bytes:
         """The picture of `view` with the players' names, from the painter."""
-        return await self.painter.paint(view, highlight, preview=preview, names=self.names)
+        with timed(BOARD_SECONDS, self._record.game):
+            return await self.painter.paint(view, highlight, preview=preview, names=self.names)
 
     @property
     def names(self) -> list[str]:
@@ -467,6 +469,7 @@ class SessionBase:
             await self._reload()
             raise StaleBoard(self.stale_text()) from error
         self._state = turn.state
+        self._count(turn, result)
         self._record.ply = ply
         self._record.updated_at = now
         self._record.state = state
@@ -485,6 +488,16 @@ class SessionBase:
             self._record.finished_at = now
         if timers:
             self.timers_changed(earliest_due(timers))
+
+    def _count(self, turn: Turn, result: Result | None) -> None:
+        """Count the stored decisions and the end, for the operator's metrics."""
+        game = self._record.game
+        for move in turn.moves:
+            if move.kind is MoveKind.PLAYER:
+                by_ai = move.user_id is not None and is_ai(move.user_id)
+                MOVES.labels(game, "ai" if by_ai else "member").inc()
+        if result is not None:
+            GAMES_FINISHED.labels(game, result.reason.value).inc()
 
     async def catch_up(self, ply: int) -> None:
         """A control was drawn for `ply`, beyond what this process knows: another process
@@ -572,10 +585,11 @@ class SessionBase:
         thinking = asyncio.ensure_future(self.thinker.choose(
             self._record.game, self._state.dump(), level, ai_seed(self._record.rng_seed, ply)))
         try:
-            done, _pending = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
-            if not done:
-                await self._typing()
-            move = await thinking
+            with timed(AI_SECONDS, self._record.game, level):
+                done, _pending = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
+                if not done:
+                    await self._typing()
+                move = await thinking
             async with self.lock:
                 if self.is_over or self.ply != ply:
                     return  # the game moved on meanwhile (a resignation, an abort)

@@ -14,6 +14,7 @@ from bot.absences import Absences
 from bot.ai_players import Thinker
 from bot.games.base import GameUI
 from bot.languages import Languages
+from bot.metrics import GAMES_STARTED
 from bot.painter import Painter, ThreadPainter
 from bot.publisher import Publisher
 from bot.sessions import GameSession
@@ -170,6 +171,7 @@ class SessionManager:
 
     async def start(self, record: GameRecord) -> GameSession:
         """Open a new game's session, play its automatic first steps and post its board."""
+        GAMES_STARTED.labels(record.game).inc()
         session = self._adopt(record)
         await session.start_clock()  # before the board, which shows the deadline
         if await session.advance() is None:

@@ -27,7 +27,8 @@ ALLOWED: dict[str, set[str]] = {
 
 BOT_LAYERS: list[set[str]] = [
     {"bot", "bot.errors", "bot.config", "bot.painter", "bot.ai_players", "bot.clock",
-     "bot.copy_database", "bot.health", "bot.error_reports", "bot.round_robin"},
+     "bot.copy_database", "bot.health", "bot.error_reports", "bot.round_robin",
+     "bot.metrics"},
     {"bot.swiss"},
     {"bot.tournament_rounds"},
     {"bot.backups"},

@@ -68,7 +68,7 @@ def test_a_dev_guild_id_that_is_not_a_number_is_refused() -> None:
 def test_env_example_lists_every_setting() -> None:
     text = (ROOT / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID", "AI_WORKERS",
-                 "ARCHIVE_AFTER_MINUTES"):
+                 "ARCHIVE_AFTER_MINUTES", "METRICS_PORT", "METRICS_ADDR"):
         assert f"\n{name}=" in text
 
 

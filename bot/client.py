@@ -38,6 +38,7 @@ from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.privacy import PrivacyService
 from bot.publisher import DiscordPublisher, Publisher
 from bot.ratings import rate_game
+from bot.recaps import RecapService
 from bot.records import RecordsService
 from bot.replies import Interaction, on_app_command_error, speak_to, tell
 from bot.router import Router
@@ -112,6 +113,7 @@ class Services:
     deadlines: DeadlineService
     timers: TimerLoop
     privacy: PrivacyService
+    recaps: RecapService
 
 
 def build_services(db: Database, publisher: Publisher, settings: Settings,
@@ -133,7 +135,8 @@ def build_services(db: Database, publisher: Publisher, settings: Settings,
     sessions.timers_changed = absences.timers_changed = timers.wake
     return Services(thinker, painter, languages, absences, sessions, challenges,
                     RecordsService(db, GAME_UIS, painter), deadlines, timers,
-                    PrivacyService(db, sessions, languages, publisher))
+                    PrivacyService(db, sessions, languages, publisher),
+                    RecapService(db, publisher, languages, settings.owns))
 
 
 class Ludotheque(commands.AutoShardedBot):
@@ -145,6 +148,7 @@ class Ludotheque(commands.AutoShardedBot):
     records: RecordsService
     deadlines: DeadlineService
     timers: TimerLoop
+    recaps: RecapService
     thinker: Thinker
     painter: Painter
     languages: Languages
@@ -178,6 +182,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.languages, self.sessions = services.languages, services.sessions
         self.challenges, self.records = services.challenges, services.records
         self.deadlines, self.timers = services.deadlines, services.timers
+        self.recaps = services.recaps
         self._router = Router(self.sessions, self.challenges, self.records)
         self.backups = backup_schedule(self.settings)
         self.heartbeat = (Heartbeat(Path(self.settings.health_file), self.healthy)
@@ -194,7 +199,7 @@ class Ludotheque(commands.AutoShardedBot):
         await self.add_cog(Records(self.records))
         await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges,
-                                          services.privacy, services.absences))
+                                          services.privacy, services.absences, self.recaps))
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         await self.challenges.resume(owns=self.settings.owns)
@@ -250,6 +255,7 @@ class Ludotheque(commands.AutoShardedBot):
         self.timers.start()  # after resuming: a timeout acts on a current board
         # A round a crash left half-open, or a finished round not moved on yet.
         await self.challenges.tournaments.resume(owns=self.settings.owns)
+        self.recaps.start()  # last month's, if the bot was down when it ended
         if self.backups is not None:
             self.backups.start()
         if self.heartbeat is not None:
@@ -282,6 +288,7 @@ class Ludotheque(commands.AutoShardedBot):
             self.challenges.cancel_timers()
             self.challenges.tournaments.close()
             self.timers.close()
+            self.recaps.close()
             if self.backups is not None:
                 self.backups.close()
             self.sessions.close()

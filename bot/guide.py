@@ -133,7 +133,8 @@ def welcome_embed() -> discord.Embed:
         "explains one."))
     embed.add_field(name=_("For the server's managers"), inline=False, value=_(
         "`/settings language:` English or Français · `clock:` the time per move of new games "
-        "(Daily unless changed) · `lobby_role:` a role pinged when a table opens."))
+        "(Daily unless changed) · `lobby_role:` a role pinged when a table opens · "
+        "`recap_channel:` where each month's recap goes."))
     embed.set_footer(text=_("/help lists every command."))
     return embed
 

@@ -13,6 +13,7 @@ from storage.models import (
     GameRecord,
     GameStatus,
     GameSummary,
+    MonthRecap,
     RunningGame,
     ServerActivity,
     Totals,
@@ -228,6 +229,32 @@ class GameListQueries(DatabaseBase):
                 players_since=int(players["n"]),
                 most_active=[(int(row["user_id"]), int(row["n"])) for row in active],
                 first_game=parse_time(str(began["created_at"])) if began else None)
+
+        return await self._read(read)
+
+    async def month_recap(self, guild_id: int, since: datetime, until: datetime, *,
+                          most: int = 3) -> MonthRecap:
+        """What a server finished in [since, until): games by game, players, the `most`
+        active."""
+        finished = GameStatus.FINISHED.value
+        span = (guild_id, finished, since.isoformat(), until.isoformat())
+
+        async def read(sql: Executor) -> MonthRecap:
+            games = await sql.fetch(
+                """SELECT game, COUNT(*) AS n FROM games WHERE guild_id = ? AND status = ?
+                   AND finished_at >= ? AND finished_at < ? GROUP BY game
+                   ORDER BY n DESC, game""", span)
+            seats = """FROM games g JOIN seats s ON s.game_id = g.id
+                       WHERE g.guild_id = ? AND g.status = ? AND g.finished_at >= ?
+                       AND g.finished_at < ? AND s.user_id > 0"""
+            active = await sql.fetch(
+                f"""SELECT s.user_id, COUNT(*) AS n, MAX(g.id) AS latest {seats}
+                    GROUP BY s.user_id ORDER BY n DESC, latest DESC LIMIT ?""", (*span, most))
+            players = await sql.fetchrow(f"SELECT COUNT(DISTINCT s.user_id) AS n {seats}", span)
+            assert players is not None  # COUNT always gives a row
+            return MonthRecap([(str(row["game"]), int(row["n"])) for row in games],
+                              int(players["n"]),
+                              [(int(row["user_id"]), int(row["n"])) for row in active])
 
         return await self._read(read)
 

@@ -357,6 +357,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         "tournaments that start by themselves at a set time (`/tournament starts_in:`)",
         ("ALTER TABLE challenges ADD COLUMN auto_start INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        21,
+        "the channel a server's monthly recap goes to, and the last month recapped "
+        "(`/settings recap_channel:`)",
+        ("ALTER TABLE server_settings ADD COLUMN recap_channel TEXT",
+         "ALTER TABLE server_settings ADD COLUMN recap_month TEXT"),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -378,7 +385,8 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),
     "player_settings": ("user_id", "dm_reminders", "locale", "challenges"),
-    "server_settings": ("guild_id", "language", "default_clock", "lobby_role"),
+    "server_settings": ("guild_id", "language", "default_clock", "lobby_role",
+                        "recap_channel", "recap_month"),
     "ratings": (
         "game", "scope", "player_id", "name", "sort_name", "mu", "sigma", "rating", "games",
         "wins", "draws", "losses", "streak", "best_streak",

@@ -352,6 +352,17 @@ class ServerActivity:
 
 
 @dataclass(frozen=True)
+class MonthRecap:
+    """What a server played in a month (its recap): each game's finished games, most first,
+    how many members finished one, and the most active of them."""
+
+    games: list[tuple[str, int]]
+    players: int
+    most_active: list[tuple[int, int]]
+    """(member id, games finished in the month), the most games first (AI seats left out)."""
+
+
+@dataclass(frozen=True)
 class Totals:
     """What the whole bot has seen (`/about`): games in progress and finished, the servers
     that played and the people who did."""

@@ -8,7 +8,7 @@ from typing import Literal
 from storage.base import DatabaseBase
 from storage.sql import Values
 
-ServerSetting = Literal["language", "default_clock", "lobby_role"]
+ServerSetting = Literal["language", "default_clock", "lobby_role", "recap_channel"]
 """A column of `server_settings` (a literal: it is written into the SQL)."""
 
 
@@ -68,6 +68,40 @@ class SettingQueries(DatabaseBase):
         """Choose the role a server pings when a table opens (None: ping nobody)."""
         await self._set_server_setting(guild_id, "lobby_role",
                                        None if role_id is None else str(role_id))
+
+    async def server_recap_channel(self, guild_id: int) -> int | None:
+        """The channel a server's monthly recap goes to, or None."""
+        stored = await self._server_setting(guild_id, "recap_channel")
+        return int(stored) if stored else None
+
+    async def set_server_recap_channel(self, guild_id: int, channel_id: int | None,
+                                       month: str) -> None:
+        """Send a server's monthly recaps to a channel (None: to none), the first for the
+        month after `month` ("2026-10"): choosing a channel recaps no month already over."""
+        await self._write(
+            """INSERT INTO server_settings (guild_id, recap_channel, recap_month)
+               VALUES (?, ?, ?)
+               ON CONFLICT (guild_id) DO UPDATE SET recap_channel = excluded.recap_channel,
+               recap_month = excluded.recap_month""",
+            (guild_id, None if channel_id is None else str(channel_id), month))
+
+    async def recaps_due(self, month: str) -> list[tuple[int, int]]:
+        """The servers (with their recap channel) whose recap of `month` is not posted yet."""
+        rows = await self._fetch(
+            """SELECT guild_id, recap_channel FROM server_settings
+               WHERE recap_channel IS NOT NULL AND (recap_month IS NULL OR recap_month < ?)""",
+            (month,))
+        return [(int(row["guild_id"]), int(row["recap_channel"])) for row in rows]
+
+    async def claim_recap(self, guild_id: int, month: str) -> bool:
+        """Mark a server's recap of `month` as posted; False if it was already (by another
+        process, or before a restart): a month is recapped once."""
+        written = await self._write(
+            """UPDATE server_settings SET recap_month = ?
+               WHERE guild_id = ? AND recap_channel IS NOT NULL
+               AND (recap_month IS NULL OR recap_month < ?)""",
+            (month, guild_id, month))
+        return written.rowcount == 1
 
     async def _server_setting(self, guild_id: int, column: ServerSetting) -> str | None:
         """One of a server's settings, or None when it never chose it."""

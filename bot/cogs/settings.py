@@ -15,6 +15,8 @@ from bot.deadlines import DeadlineService
 from bot.errors import Refusal
 from bot.languages import Languages
 from bot.privacy import FORGET, PrivacyService
+from bot.publisher import permission_names
+from bot.recaps import RecapService
 from bot.replies import Interaction
 from i18n import N_, Language, _, ngettext
 
@@ -40,12 +42,13 @@ class PlayerSettings(commands.Cog):
 
     def __init__(self, deadlines: DeadlineService, languages: Languages,
                  challenges: ChallengeService, privacy: PrivacyService,
-                 absences: Absences) -> None:
+                 absences: Absences, recaps: RecapService) -> None:
         self.deadlines = deadlines
         self.languages = languages
         self.challenges = challenges
         self.privacy = privacy
         self.absences = absences
+        self.recaps = recaps
 
     @app_commands.command(name="block", description=N_(
         "Stop a member from challenging you, joining your tables or offering you rematches"))
@@ -141,25 +144,32 @@ class PlayerSettings(commands.Cog):
             embed=await self.privacy.summary(interaction.user.id), ephemeral=True)
 
     @app_commands.command(name="settings", description=N_(
-        "Your settings: DM reminders, challenges; the server's language, clock and table pings"))
+        "Your settings: DM reminders, challenges; the server's language, clock, table pings, "
+        "recap"))
     @app_commands.describe(
         dm_reminders=N_("Get a DM when your time to move runs low (default on)"),
         challenges=N_("off: members cannot challenge you (tables and the AI stay open to you)"),
         language=N_("The language of boards and messages in this server (Manage Server)"),
         clock=N_("The clock of new games here when a challenge picks none (Manage Server)"),
         lobby_role=N_("A role to ping when someone opens a /lobby table (Manage Server)"),
-        lobby_ping=N_("off: ping no role when a table opens (Manage Server)"))
+        lobby_ping=N_("off: ping no role when a table opens (Manage Server)"),
+        recap_channel=N_("Where to post the month's recap when each month ends (Manage Server)"),
+        recap=N_("off: post no monthly recap (Manage Server)"))
     @app_commands.choices(dm_reminders=ON_OFF, challenges=ON_OFF, language=LANGUAGES,
-                          clock=CLOCK_CHOICES, lobby_ping=ON_OFF)
+                          clock=CLOCK_CHOICES, lobby_ping=ON_OFF, recap=ON_OFF)
     async def settings(self, interaction: Interaction, dm_reminders: str | None = None,
                        challenges: str | None = None,
                        language: str | None = None, clock: str | None = None,
                        lobby_role: discord.Role | None = None,
-                       lobby_ping: str | None = None) -> None:
+                       lobby_ping: str | None = None,
+                       recap_channel: discord.TextChannel | None = None,
+                       recap: str | None = None) -> None:
         """Change a setting, or show them all."""
         user = interaction.user.id
         if lobby_role is not None or lobby_ping is not None:
             await self._check_lobby_ping(interaction, lobby_role, lobby_ping)
+        if recap_channel is not None or recap is not None:
+            await self._check_recap(interaction, recap_channel, recap)
         if language is not None:
             self._check_manager(interaction, _("The language is a server's setting: use it in "
                                                "a server."),
@@ -175,6 +185,9 @@ class PlayerSettings(commands.Cog):
             await self.challenges.set_server_clock(interaction.guild_id, clock)
         if interaction.guild_id is not None and (lobby_role is not None or lobby_ping == "off"):
             await self.challenges.set_lobby_role(interaction.guild_id, lobby_role)
+        if interaction.guild_id is not None and (recap_channel is not None or recap == "off"):
+            await self.recaps.set_channel(interaction.guild_id,
+                                          None if recap_channel is None else recap_channel.id)
         if dm_reminders is not None:
             await self.deadlines.set_dm_reminders(user, dm_reminders == "on")
         if challenges is not None:
@@ -182,7 +195,8 @@ class PlayerSettings(commands.Cog):
         on = await self.deadlines.dm_reminders(user)
         lines = []
         if any(choice is not None for choice in (dm_reminders, challenges, language, clock,
-                                                 lobby_role, lobby_ping)):
+                                                 lobby_role, lobby_ping, recap_channel,
+                                                 recap)):
             lines.append(_("Saved."))
         lines.append(_("DM reminders are on: when your time to move runs low, I DM you too.")
                      if on else
@@ -206,6 +220,10 @@ class PlayerSettings(commands.Cog):
             lines.append(_("New games here get this clock unless their challenge picks "
                            "another: {clock}.").format(clock=server_clock.text))
             lines += await self._lobby_ping_lines(interaction)
+            channel = await self.recaps.channel(interaction.guild_id)
+            lines.append(_("Each month's recap goes to <#{channel}> when the month ends.").format(
+                channel=channel) if channel is not None else
+                _("No monthly recap is posted (`recap_channel:` chooses where)."))
         await interaction.response.send_message("\n".join(lines), ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
@@ -228,6 +246,29 @@ class PlayerSettings(commands.Cog):
         if role is None and ping == "on" and interaction.guild is not None \
                 and await self.challenges.lobby_role(interaction.guild) is None:
             raise Refusal(_("Choose the role to ping with `lobby_role:`."))
+
+    async def _check_recap(self, interaction: Interaction,
+                           channel: discord.TextChannel | None, recap: str | None) -> None:
+        """Refuse a recap channel the bot may not post in, or a contradictory or empty
+        choice."""
+        self._check_manager(interaction, _("The monthly recap is a server's setting: use it "
+                                           "in a server."),
+                            _("Only members who can manage this server choose where its "
+                              "monthly recap goes."))
+        if channel is not None and recap == "off":
+            raise Refusal(_("Choose a channel for the recap, or `recap:off` for none: not "
+                            "both."))
+        if channel is None and recap == "on" and interaction.guild_id is not None \
+                and await self.recaps.channel(interaction.guild_id) is None:
+            raise Refusal(_("Choose the recap's channel with `recap_channel:`."))
+        if channel is not None:
+            perms = channel.permissions_for(channel.guild.me)
+            missing = tuple(name for name in ("view_channel", "send_messages", "embed_links")
+                            if not getattr(perms, name))
+            if missing:
+                raise Refusal(_("I cannot post the recap in {channel}: I lack {permissions} "
+                                "there.").format(channel=channel.mention,
+                                                  permissions=permission_names(missing)))
 
     async def _lobby_ping_lines(self, interaction: Interaction) -> list[str]:
         """Which role new tables ping, and a warning when the bot may not ping it."""

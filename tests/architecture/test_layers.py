@@ -49,7 +49,7 @@ BOT_LAYERS: list[set[str]] = [
     {"bot.tournaments"},
     {"bot.challenge_base"},
     {"bot.tables", "bot.rematches"},
-    {"bot.challenges", "bot.records", "bot.deadlines", "bot.privacy"},
+    {"bot.challenges", "bot.records", "bot.deadlines", "bot.privacy", "bot.recaps"},
     {"bot.router", "bot.cogs", "bot.cogs.choices"},
     {"bot.cogs.options"},
     {"bot.cogs.lobby", "bot.cogs.play", "bot.cogs.records", "bot.cogs.servers",

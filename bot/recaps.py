@@ -1,6 +1,6 @@
 """A server's monthly recap: at the start of each month (UTC), what the server played the month
 before, posted in the channel its managers chose (`/settings recap_channel:`): the games
-finished, who climbed most in each game, who played most.
+finished, who climbed most in each game, who played most, who won its tournaments.
 
 The month recapped is stored with the server's settings and claimed before posting (a
 guarded write), so a restart, or several shard processes, post each recap once. A bot that
@@ -21,6 +21,7 @@ from bot.clock import utcnow
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.ratings import server_scope
+from bot.replay import and_join
 from engines import GAMES
 from i18n import _, count_text, month_name, ngettext, use_language
 from storage import Climber, Database, MonthRecap
@@ -72,6 +73,13 @@ def recap_embed(since: datetime, recap: MonthRecap,
                 f"{medal} {discord.utils.escape_markdown(c.name)} {c.gain:+.1f}"
                 for medal, c in zip(MEDALS, climbers, strict=False))
         lines.append(line)
+    if recap.tournaments:
+        lines += ["", _("🏆 Tournaments won: {tournaments}.").format(tournaments=" · ".join(
+            _("{names} ({game})").format(
+                names=and_join([f"**{discord.utils.escape_markdown(name)}**"
+                                for name in names]),
+                game=GAMES[game].name if game in GAMES else game)
+            for game, names in recap.tournaments))]
     if recap.most_active:
         lines += ["", _("Most games: {players}.").format(players=", ".join(
             f"<@{user_id}> ({count_text(count)})" for user_id, count in recap.most_active))]

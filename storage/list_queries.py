@@ -17,6 +17,7 @@ from storage.models import (
     RunningGame,
     ServerActivity,
     Totals,
+    TournamentStatus,
 )
 from storage.rows import (
     RUNNING_COLUMNS,
@@ -252,9 +253,20 @@ class GameListQueries(DatabaseBase):
                     GROUP BY s.user_id ORDER BY n DESC, latest DESC LIMIT ?""", (*span, most))
             players = await sql.fetchrow(f"SELECT COUNT(DISTINCT s.user_id) AS n {seats}", span)
             assert players is not None  # COUNT always gives a row
+            won = await sql.fetch(
+                """SELECT t.id, t.game, p.name FROM tournaments t
+                   JOIN tournament_players p ON p.tournament_id = t.id AND p.place = 1
+                   WHERE t.guild_id = ? AND t.status = ? AND t.finished_at >= ?
+                   AND t.finished_at < ? ORDER BY t.finished_at, t.id, p.position""",
+                (guild_id, TournamentStatus.FINISHED.value, *span[2:]))
+            tournaments: dict[int, tuple[str, list[str]]] = {}
+            for row in won:
+                tournaments.setdefault(int(row["id"]), (str(row["game"]), []))[1].append(
+                    str(row["name"]))
             return MonthRecap([(str(row["game"]), int(row["n"])) for row in games],
                               int(players["n"]),
-                              [(int(row["user_id"]), int(row["n"])) for row in active])
+                              [(int(row["user_id"]), int(row["n"])) for row in active],
+                              list(tournaments.values()))
 
         return await self._read(read)
 

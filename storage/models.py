@@ -354,12 +354,15 @@ class ServerActivity:
 @dataclass(frozen=True)
 class MonthRecap:
     """What a server played in a month (its recap): each game's finished games, most first,
-    how many members finished one, and the most active of them."""
+    how many members finished one, the most active of them, and its tournaments' winners."""
 
     games: list[tuple[str, int]]
     players: int
     most_active: list[tuple[int, int]]
     """(member id, games finished in the month), the most games first (AI seats left out)."""
+    tournaments: list[tuple[str, list[str]]] = field(default_factory=list)
+    """The tournaments finished in the month, first finished first: (game, the names of
+    those who shared first place)."""
 
 
 @dataclass(frozen=True)
@@ -394,7 +397,8 @@ class ChallengeRecord:
     """Invited players who have accepted so far."""
     kind: str = "challenge"
     """`challenge` (named opponents accept), `lobby` (members join, the host starts) or
-    `tournament` (a lobby whose start opens a round-robin tournament)."""
+    `tournament` (a lobby whose start opens a tournament: a round robin, or a Swiss one past
+    8 players)."""
     clock: str = "daily"
     """The time control the game will have."""
     seating: list[int] | None = None
@@ -414,7 +418,7 @@ class ChallengeRecord:
 
     @property
     def is_tournament(self) -> bool:
-        """True for the table of a round-robin tournament (the host starts it)."""
+        """True for the table of a tournament (the host starts it)."""
         return self.kind == "tournament"
 
     @property

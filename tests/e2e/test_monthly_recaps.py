@@ -16,6 +16,7 @@ from bot.recaps import last_month, month_start
 from tests.e2e.helpers import bot_of
 from tests.e2e.test_records import _resign_game
 from tests.e2e.test_restart import restart
+from tests.e2e.test_tournaments import gather, lose, players_of, round_threads
 
 HOUR = 3600.0
 
@@ -151,3 +152,19 @@ async def test_a_french_server_gets_its_recap_in_french(env, world, dave, news) 
     [recap] = recaps(news)
     assert recap.embeds[0].title.endswith(" : ce que nous avons joué")
     assert recap.embeds[0].description.startswith("**1 partie** terminée par **2 membres**.")
+
+
+async def test_the_recap_names_the_winners_of_the_months_tournaments(
+    env, world, dave, news
+) -> None:
+    await dave.slash(world.channel, "settings", recap_channel=news)
+    await gather(world, world.bob, world.carol)
+    rank = {world.alice.id: 0, world.bob.id: 1, world.carol.id: 2}
+    members = {m.id: m for m in (world.alice, world.bob, world.carol)}
+    for _round in (1, 2, 3):
+        [thread] = round_threads(env, world, 1)
+        await lose(env, thread, members[max(await players_of(env, thread), key=rank.get)])
+    await into_next_month(env)
+    [recap] = recaps(news)
+    assert recap.embeds[0].description.splitlines()[-3] == (
+        "🏆 Tournaments won: **Alice** (Qawale).")

@@ -39,3 +39,23 @@ async def test_a_months_recap_counts_its_finished_games_and_most_active_members(
     await played(db, "granat", (BOB, CAROL), finished=MONTH + timedelta(days=30))  # after
     recap = await db.month_recap(1, MONTH, MONTH + timedelta(days=30), most=2)
     assert recap == MonthRecap([("qawale", 2), ("graps", 1)], 3, [(ALICE, 3), (CAROL, 1)])
+
+
+async def test_a_months_recap_names_the_winners_of_its_tournaments(db: Database) -> None:
+    since, until = MONTH, MONTH + timedelta(days=30)
+    for finished, winners in ((MONTH + timedelta(days=3), [ALICE]),
+                              (MONTH - timedelta(days=3), [BOB]),  # the month before
+                              (MONTH + timedelta(days=9), [BOB, CAROL])):
+        table = await db.create_challenge(
+            game="graps", guild_id=1, channel_id=5, challenger_id=ALICE,
+            opponent_ids=[BOB, CAROL], player_names={}, options={}, now=finished,
+            expires_at=finished + timedelta(minutes=30), kind="tournament")
+        tournament = await db.start_tournament(
+            table_id=table.id, game="graps", guild_id=1, channel_id=5, message_id=None,
+            host_id=ALICE, players=[(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")],
+            options={}, clock="live", casual=False, now=finished - timedelta(hours=2))
+        assert tournament is not None
+        places = {uid: 1 if uid in winners else 3 for uid in (ALICE, BOB, CAROL)}
+        assert await db.finish_tournament(tournament.id, finished, places)
+    recap = await db.month_recap(1, since, until)
+    assert recap.tournaments == [("graps", ["Alice"]), ("graps", ["Bob", "Carol"])]

@@ -224,6 +224,18 @@ def _standings_link(tournament: TournamentRecord) -> str:
         tournament.guild_id, tournament.channel_id, tournament.message_id))
 
 
+def game_intro(tournament: TournamentRecord) -> str:
+    """`🏆 Round 2 of 4 of the Qawale tournament. [Standings](link)`: the top of a
+    tournament game's thread."""
+    name = GAMES[tournament.game].name
+    if plays_at_once(tournament):
+        text = _("🏆 A game of the {game} tournament.").format(game=name)
+    else:
+        text = _("🏆 Round {round} of {rounds} of the {game} tournament.").format(
+            round=tournament.round, rounds=rounds_of(tournament), game=name)
+    return text + _standings_link(tournament)
+
+
 def round_call(tournament: TournamentRecord, games: Sequence[TournamentGame]) -> str:
     """`🏆 Round 2 of 3 of the Qawale tournament: @A vs @B in #thread.`, who sits it out, and
     the link to the standings."""

@@ -30,6 +30,7 @@ from bot.replies import Interaction
 from bot.session_manager import SessionManager
 from bot.tournament_posts import (
     end_call,
+    game_intro,
     plays_at_once,
     round_call,
     start_call,
@@ -312,8 +313,19 @@ class TournamentService:
             opened.append(TournamentGame(record.id, tournament.round, thread,
                                          (pair[0].user_id, pair[1].user_id),
                                          GameStatus.RUNNING, None))
+            await self._introduce(tournament, thread)
             await self.sessions.start(record)
         return opened
+
+    async def _introduce(self, tournament: TournamentRecord, thread: int) -> None:
+        """Say at the top of a game's thread which tournament and round it belongs to, with
+        a link to the standings (best effort: the board follows all the same)."""
+        with use_language(await self.languages.of_server(tournament.guild_id)):
+            text = game_intro(tournament)
+        try:
+            await self.publisher.post(thread, Post(text))
+        except PublishFailed as failure:
+            log.info("tournament %s: could not introduce a game: %s", tournament.id, failure)
 
     async def _refused_thread(self, tournament: TournamentRecord,
                               failure: PublishFailed) -> None:

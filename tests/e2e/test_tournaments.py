@@ -273,10 +273,13 @@ async def test_without_thread_permission_no_tournament_is_opened(env, world) -> 
 
 
 async def test_each_game_thread_and_board_is_marked_as_a_tournament_game(env, world) -> None:
-    await gather(world, world.bob, world.carol)
+    table = await gather(world, world.bob, world.carol)
     [thread] = round_threads(env, world, 1)
     assert thread.name.startswith("🏆 Qawale · ")
     assert latest_board(thread).embeds[0].title == thread.name
+    link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{table.id}"
+    assert thread.history()[0].content == (
+        f"🏆 Round 1 of 3 of the Qawale tournament. [Standings]({link})"), "where it belongs"
     other = await world.alice.slash(world.channel, "challenge", game="qawale",
                                     opponent=world.bob)
     await world.bob.click(other.response.message, label="Accept")
@@ -473,6 +476,8 @@ async def test_a_daily_tournament_starts_every_game_at_once(env, world, dave) ->
         await member.click(table, label="Join")
     await world.alice.click(table, label="Start")
     assert len(world.channel.threads) == 6, "all three rounds' games"
+    assert all(thread.history()[0].content.startswith("🏆 A game of the Qawale tournament. ")
+               for thread in world.channel.threads)
     calls = [m.content for m in world.channel.history()
              if m.content.startswith(("🏆 The", "🏆 **Round"))]
     assert len(calls) == 1 and calls[0].startswith(

@@ -3,8 +3,10 @@ playing and how their earlier games ended.
 
 Too many players for everyone to meet everyone in an evening: a few rounds, in each of which
 players on the same points meet (the Monrad way: the first of the standings plays the
-second, the third the fourth...), never twice. An odd field leaves one player out each round
-with a bye worth a win: the lowest placed who has not had one.
+second, the third the fourth...), never twice. The draw is seeded by rating, and round 1
+pairs the top half of the seeds with the bottom half (1 against 5, 2 against 6 of eight),
+so the best are not drawn against each other at once. An odd field leaves one player out
+each round with a bye worth a win: the lowest placed who has not had one.
 """
 
 from __future__ import annotations
@@ -90,6 +92,10 @@ def pair_round(order: Sequence[int], active: Collection[int], meetings: Sequence
     for strict in (True, False):
         for bye in candidates:
             players = [p for p in ranked if p != bye]
+            if not meetings:  # round 1: the top half of the seeds meets the bottom half
+                half = len(players) // 2
+                players = [p for pair in zip(players[:half], players[half:], strict=True)
+                           for p in pair]
             pairs = _pairs(players, met if strict else set(), [PAIRING_BUDGET])
             if pairs is not None:
                 return Pairing([_seated(a, b, meetings, board)

@@ -26,7 +26,9 @@ from bot.components import TournamentButton
 from bot.errors import GameOver, Refusal
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
+from bot.ratings import server_scope
 from bot.replies import Interaction
+from bot.round_robin import MAX_PLAYERS
 from bot.session_manager import SessionManager
 from bot.tournament_posts import (
     end_call,
@@ -52,6 +54,10 @@ from storage import (
 )
 
 log = logging.getLogger(__name__)
+
+UNRATED: Final = 0.0
+"""The seeding rating of a player new to the game on the server (a displayed rating starts
+near it)."""
 
 RETRY_SECONDS: Final = 300.0
 """After Discord refused a round's thread, the next try (each later game's end tries too)."""
@@ -97,6 +103,9 @@ class TournamentService:
             await interaction.response.defer()
         order = list(table.player_ids)
         random.SystemRandom().shuffle(order)  # the draw fixes every pairing
+        if len(order) > MAX_PLAYERS:  # a Swiss field is seeded: the best rated first
+            ratings = await self.db.ratings_of(table.game, server_scope(table.guild_id), order)
+            order.sort(key=lambda uid: -ratings.get(uid, UNRATED))  # ties stay as drawn
         tournament = await self.db.start_tournament(
             table_id=table.id, game=table.game, guild_id=table.guild_id,
             channel_id=table.channel_id, message_id=table.message_id,

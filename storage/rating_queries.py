@@ -155,6 +155,15 @@ class RatingQueries(DatabaseBase):
             (player_id, scope))
         return [(as_rating(row), int(row["ahead"]) + 1, int(row["players"])) for row in rows]
 
+    async def ratings_of(self, game: str, scope: int,
+                         player_ids: Sequence[int]) -> dict[int, float]:
+        """The displayed rating in `game` and `scope` of those of `player_ids` who have one."""
+        rows = await self._fetch(
+            """SELECT player_id, rating FROM ratings WHERE game = ? AND scope = ?
+               AND player_id IN (SELECT value FROM json_each(?))""",
+            (game, scope, Values(list(player_ids))))
+        return {int(row["player_id"]): float(row["rating"]) for row in rows}
+
 
 RANK_ORDER = "rating DESC, games DESC, sort_name, player_id"
 """Leaderboard order: rating, then games played, then name (the `ratings_by_rank` index)."""

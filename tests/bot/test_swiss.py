@@ -181,3 +181,11 @@ def test_the_message_of_thirty_two_players_with_long_names_fits_discord(language
     assert len(lines[round_two + 1:]) == 11, "ten of the round's games, then how many more"
     last = lines[round_two - 2]
     assert last.startswith(("**17.**", "• ")), "the standings end with the last or a count"
+
+
+def test_round_one_pairs_the_top_half_of_the_seeds_with_the_bottom_half() -> None:
+    seeds = list(range(1, 10))  # nine: the last seed has the bye
+    pairing = pair_round(seeds, set(seeds), [], [])
+    assert pairing.bye == 9
+    assert {frozenset(game) for game in pairing.games} == {
+        frozenset((1, 5)), frozenset((2, 6)), frozenset((3, 7)), frozenset((4, 8))}

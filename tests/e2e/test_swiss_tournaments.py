@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from tests.e2e.helpers import bot_of, said
+from tests.e2e.test_records import _resign_game
 from tests.e2e.test_restart import restart
 from tests.e2e.test_tournaments import (
     die_after_one_thread,
@@ -163,3 +164,17 @@ async def test_a_round_a_crash_left_half_open_is_paired_the_same_at_the_restart(
     assert len(second) == 5 and sorted(second[0].player_ids) == sorted(kept)
     assert sorted(uid for game in second for uid in game.player_ids) == sorted(rank)
     assert not met & {frozenset(game.player_ids) for game in second}, "no rematch"
+
+
+async def test_a_swiss_field_is_seeded_by_rating_so_the_best_do_not_meet_at_once(
+    env, world, field
+) -> None:
+    await _resign_game(env, world, world.bob, world.alice)  # Alice now has the best rating
+    members = field[:9]
+    await gather_field(world, members)
+    tournament = await bot_of(env).db.get_tournament(1)
+    assert tournament is not None and tournament.players[0].user_id == world.alice.id
+    seeds = [player.user_id for player in tournament.players]
+    for thread in round_threads(env, world, 4):
+        first, second = sorted(seeds.index(uid) for uid in await players_of(env, thread))
+        assert second - first == 4, "seed 1 meets seed 5, seed 2 seed 6..."

@@ -230,3 +230,12 @@ async def test_the_best_before_a_game_counts_only_the_games_of_its_kind_finished
     assert await rated_db.bests_before(first, 1) == {}, "nobody had played before"
     assert await rated_db.bests_before(third, 1) == {100: (2.0, 2), 200: (0.0, 2)}
     assert await rated_db.bests_before(later, GLOBAL_SCOPE) == {100: (2.0, 3), 200: (1.0, 3)}
+
+
+async def test_the_ratings_of_some_players_are_read_for_seeding(rated_db) -> None:
+    await finish(rated_db, [100, 200], winner=0)
+    await finish(rated_db, [100, 300], winner=0, game="graps")
+    rows, _total = await rated_db.leaderboard("qawale", 1, offset=0, limit=10)
+    expected = {row.player_id: row.rating for row in rows}
+    assert await rated_db.ratings_of("qawale", 1, [100, 200, 400]) == expected
+    assert set(expected) == {100, 200}, "a player without a rating is left out"

@@ -71,14 +71,17 @@ def sitting_out(players: int, round_no: int, legs: int = 1) -> int | None:
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A finished game between two players of the tournament (ids, seat 0 first)."""
+    """A game between two players of the tournament, over (ids, seat 0 first)."""
 
     first: int
     second: int
     winner: int | None
-    """The winner's id, or None for a draw."""
+    """The winner's id, or None for a draw (or a game that counts for nobody)."""
     forfeit: bool = False
     """Never played: one of the two had withdrawn, and the other wins it."""
+    counts: bool = True
+    """False for an aborted game: nobody scores, though the two met (a Swiss pairing keeps
+    them apart)."""
 
 
 def played(player_ids: Sequence[int], result: Mapping[str, Any]) -> PlayedGame:
@@ -111,6 +114,7 @@ def standings(player_ids: Sequence[int], games: Sequence[PlayedGame],
               byes: Sequence[int] = (), buchholz: bool = False) -> list[Standing]:
     """The table: points (a win 1, a draw ½, a bye 1), then the tie-break (Sonneborn-Berger,
     or Buchholz when `buchholz`), then wins."""
+    games = [game for game in games if game.counts]
     points = dict.fromkeys(player_ids, Fraction(0))
     tally = {uid: [0, 0, 0] for uid in player_ids}  # wins, draws, losses
     for uid in byes:

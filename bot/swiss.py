@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from bot.round_robin import BYE_POINTS
+from bot.round_robin import BYE_POINTS, PlayedGame
 
 MOST_PLAYERS: Final = 32
 """Five rounds find a winner among 32; more would crowd the tournament's message."""
@@ -35,20 +35,6 @@ def swiss_rounds(players: int) -> int:
 
 
 @dataclass(frozen=True)
-class Meeting:
-    """A pairing of an earlier round and how it ended (ids; `first` had the first seat)."""
-
-    first: int
-    second: int
-    winner: int | None
-    """The winner's id, or None for a draw or a game that counts for nobody."""
-    counts: bool = True
-    """False for an aborted game: nobody scores (the two still met)."""
-    seated: bool = True
-    """False for a forfeit (one had withdrawn): nobody sat at the board."""
-
-
-@dataclass(frozen=True)
 class Pairing:
     """A round's games as (first seat, second seat) ids, and who has the bye."""
 
@@ -56,7 +42,8 @@ class Pairing:
     bye: int | None
 
 
-def swiss_points(meetings: Sequence[Meeting], byes: Collection[int]) -> dict[int, Fraction]:
+def swiss_points(meetings: Sequence[PlayedGame],
+                 byes: Collection[int]) -> dict[int, Fraction]:
     """Each player's points: a win 1, a draw ½, a bye 1 (players not met are absent)."""
     points: dict[int, Fraction] = {}
     for meeting in meetings:
@@ -73,7 +60,7 @@ def swiss_points(meetings: Sequence[Meeting], byes: Collection[int]) -> dict[int
     return points
 
 
-def pair_round(order: Sequence[int], active: Collection[int], meetings: Sequence[Meeting],
+def pair_round(order: Sequence[int], active: Collection[int], meetings: Sequence[PlayedGame],
                byes: Collection[int]) -> Pairing:
     """The next round's pairing of the `active` players (ids in `order`, the draw).
 
@@ -122,14 +109,14 @@ def _pairs(players: list[int], met: set[frozenset[int]],
     return None
 
 
-def _seated(higher: int, lower: int, meetings: Sequence[Meeting],
+def _seated(higher: int, lower: int, meetings: Sequence[PlayedGame],
             board: int) -> tuple[int, int]:
     """Who of two players sits first: the one who sat first less often, else the one who sat
     second last time, else the higher placed on even boards and the lower on odd ones."""
     balance = dict.fromkeys((higher, lower), 0)
     last: dict[int, int] = {}
     for meeting in meetings:
-        if not meeting.seated:
+        if meeting.forfeit:
             continue
         for player, seat in ((meeting.first, 0), (meeting.second, 1)):
             if player in balance:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot.round_robin import MAX_PLAYERS, PlayedGame, Standing, pairings, played, round_count
 from bot.round_robin import sitting_out as round_robin_idle
 from bot.round_robin import standings as ranked
-from bot.swiss import Meeting, pair_round, swiss_rounds
+from bot.swiss import pair_round, swiss_rounds
 from storage import GameStatus, TournamentGame, TournamentRecord
 
 
@@ -39,8 +39,8 @@ class RoundPlan:
 
 @dataclass(frozen=True)
 class History:
-    """The rounds so far: each round's plan, and every pairing's outcome (forfeits
-    included, aborted games counting for nobody)."""
+    """The rounds so far: each round's plan, the results of its pairings (forfeits
+    included; aborted games, which count for nobody, left out) and its byes."""
 
     plans: list[RoundPlan]
     results: list[PlayedGame]
@@ -50,16 +50,15 @@ class History:
 def history(tournament: TournamentRecord, games: Sequence[TournamentGame],
             upto: int | None = None) -> History:
     """The plans of rounds 1 to `upto` (default: the round being played) and the results
-    of their games. A Swiss round's pairing depends on the results of the rounds before it,
-    so the rounds are planned again one after the other: the same stored games give the
-    same plans."""
+    of their games (aborted ones left out). A Swiss round's pairing depends on the results
+    of the rounds before it, so the rounds are planned again one after the other: the same
+    stored games give the same plans."""
     last = tournament.round if upto is None else upto
     by_pair = {(game.round, frozenset(game.player_ids)): game for game in games}
     swiss = is_swiss(tournament)
     order = [player.user_id for player in tournament.players]
     plans: list[RoundPlan] = []
-    meetings: list[Meeting] = []
-    results: list[PlayedGame] = []
+    meetings: list[PlayedGame] = []  # aborted games included: the two met
     byes: list[int] = []
     for number in range(1, last + 1):
         if swiss:
@@ -77,27 +76,21 @@ def history(tournament: TournamentRecord, games: Sequence[TournamentGame],
             byes.append(plan.idle)
         for first, second in plan.games:
             game = by_pair.get((number, frozenset((first, second))))
-            if game is not None:
-                outcome = _outcome(game)
-                if outcome is not None:
-                    results.append(outcome)
-                meetings.append(Meeting(
-                    game.player_ids[0], game.player_ids[1],
-                    None if outcome is None else outcome.winner,
-                    counts=outcome is not None))
-                continue
-            forfeit = _forfeit(tournament, number, first, second)
-            if forfeit is not None:
-                results.append(forfeit)
-                meetings.append(Meeting(first, second, forfeit.winner, seated=False))
-    return History(plans, results, byes)
+            outcome = (_forfeit(tournament, number, first, second) if game is None
+                       else _outcome(game))
+            if outcome is not None:
+                meetings.append(outcome)
+    return History(plans, [game for game in meetings if game.counts], byes)
 
 
 def _outcome(game: TournamentGame) -> PlayedGame | None:
-    """A finished game's result; None while it runs or when it was aborted."""
+    """How a game ended (an aborted game counting for nobody); None while it runs."""
     if game.status is GameStatus.FINISHED and game.result is not None:
         return played(game.player_ids, game.result)
-    return None
+    if game.status is GameStatus.RUNNING:
+        return None
+    first, second = game.player_ids[0], game.player_ids[1]
+    return PlayedGame(first, second, None, counts=False)
 
 
 def _forfeit(tournament: TournamentRecord, round_no: int, first: int,

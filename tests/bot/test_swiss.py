@@ -13,7 +13,7 @@ import pytest
 
 from bot.board import EMBED_DESCRIPTION_LIMIT
 from bot.round_robin import PlayedGame, standings
-from bot.swiss import MOST_PLAYERS, Meeting, pair_round, swiss_points, swiss_rounds
+from bot.swiss import MOST_PLAYERS, pair_round, swiss_points, swiss_rounds
 from bot.tournament_posts import tournament_embed
 from bot.tournament_rounds import history
 from i18n import Language, use_language
@@ -27,12 +27,12 @@ from storage import (
 
 
 def play_out(players: int, seed: int) -> tuple[list[list[tuple[int, int]]], list[int | None],
-                                                 list[Meeting]]:
+                                                 list[PlayedGame]]:
     """A whole Swiss tournament of `players` with random results (seeded): every round's
     games, byes and the meetings."""
     rng = random.Random(seed)
     order = list(range(100, 100 + players))
-    meetings: list[Meeting] = []
+    meetings: list[PlayedGame] = []
     byes: list[int] = []
     rounds, round_byes = [], []
     for _ in range(swiss_rounds(players)):
@@ -42,7 +42,7 @@ def play_out(players: int, seed: int) -> tuple[list[list[tuple[int, int]]], list
         if pairing.bye is not None:
             byes.append(pairing.bye)
         for first, second in pairing.games:
-            meetings.append(Meeting(first, second, rng.choice([first, second, None])))
+            meetings.append(PlayedGame(first, second, rng.choice([first, second, None])))
     return rounds, round_byes, meetings
 
 
@@ -68,7 +68,7 @@ def test_in_an_odd_field_the_bye_goes_to_a_different_player_each_round(players) 
 def test_the_bye_goes_to_the_lowest_placed_player_without_one() -> None:
     order = [1, 2, 3, 4, 5]
     # Round 1: 5 had the bye; 1 beat 2, 3 beat 4. Now 1, 3 and 5 lead with a point.
-    meetings = [Meeting(1, 2, 1), Meeting(3, 4, 3)]
+    meetings = [PlayedGame(1, 2, 1), PlayedGame(3, 4, 3)]
     pairing = pair_round(order, set(order), meetings, [5])
     assert pairing.bye == 4  # the lowest placed of 2 and 4, both on 0
     assert {frozenset(game) for game in pairing.games} == {frozenset((1, 3)),
@@ -78,7 +78,7 @@ def test_the_bye_goes_to_the_lowest_placed_player_without_one() -> None:
 def test_players_on_the_same_points_meet() -> None:
     order = list(range(1, 9))
     # Round 1: 1 beat 2, 3 beat 4, 5 beat 6, 7 beat 8.
-    meetings = [Meeting(1, 2, 1), Meeting(3, 4, 3), Meeting(5, 6, 5), Meeting(7, 8, 7)]
+    meetings = [PlayedGame(1, 2, 1), PlayedGame(3, 4, 3), PlayedGame(5, 6, 5), PlayedGame(7, 8, 7)]
     pairing = pair_round(order, set(order), meetings, [])
     assert {frozenset(game) for game in pairing.games} == {
         frozenset((1, 3)), frozenset((5, 7)), frozenset((2, 4)), frozenset((6, 8))}
@@ -86,14 +86,14 @@ def test_players_on_the_same_points_meet() -> None:
 
 def test_a_rematch_is_avoided_by_pairing_further_down() -> None:
     order = [1, 2, 3, 4]
-    meetings = [Meeting(1, 2, None), Meeting(3, 4, None)]  # all level on ½
+    meetings = [PlayedGame(1, 2, None), PlayedGame(3, 4, None)]  # all level on ½
     games = {frozenset(game) for game in pair_round(order, set(order), meetings, []).games}
     assert games == {frozenset((1, 3)), frozenset((2, 4))}
 
 
 def test_when_every_pairing_is_a_rematch_one_is_allowed_rather_than_no_round() -> None:
     order = [1, 2]
-    pairing = pair_round(order, set(order), [Meeting(1, 2, 1)], [])
+    pairing = pair_round(order, set(order), [PlayedGame(1, 2, 1)], [])
     assert [frozenset(game) for game in pairing.games] == [frozenset((1, 2))]
 
 
@@ -106,7 +106,7 @@ def test_a_player_no_longer_active_is_not_paired() -> None:
 def test_seats_alternate_the_one_who_sat_second_sits_first() -> None:
     order = [1, 2, 3, 4]
     # 1 beat 2 from the second seat, 3 beat 4 from the first: 1 meets 3, 2 meets 4.
-    meetings = [Meeting(2, 1, 1), Meeting(3, 4, 3)]
+    meetings = [PlayedGame(2, 1, 1), PlayedGame(3, 4, 3)]
     games = pair_round(order, set(order), meetings, []).games
     assert sorted(games) == [(1, 3), (4, 2)]
 
@@ -134,7 +134,7 @@ def test_rounds_grow_with_the_field_and_stay_a_few() -> None:
 
 
 def test_a_bye_scores_a_point_and_an_aborted_game_nothing() -> None:
-    points = swiss_points([Meeting(1, 2, None, counts=False), Meeting(3, 4, None)], [5])
+    points = swiss_points([PlayedGame(1, 2, None, counts=False), PlayedGame(3, 4, None)], [5])
     assert points == {1: 0, 2: 0, 3: Fraction(1, 2), 4: Fraction(1, 2), 5: 1}
 
 

@@ -16,7 +16,6 @@ from bot.replay import and_join
 from bot.round_robin import PlayedGame, Standing, game_count, played, points_text
 from bot.tournament_rounds import (
     RoundPlan,
-    forfeits_of,
     history,
     is_swiss,
     rounds_of,
@@ -123,7 +122,8 @@ def _fitted(head: Sequence[str], standings: Sequence[str], tail: Sequence[str]) 
 def tournament_embed(tournament: TournamentRecord,
                      games: Sequence[TournamentGame]) -> discord.Embed:
     """The tournament's message: standings, the round being played, the rules of scoring."""
-    table = table_of(tournament, games)
+    so_far = history(tournament, games)  # planned once: standings, forfeits, who sits out
+    table = table_of(tournament, games, so_far)
     rounds = rounds_of(tournament)
     swiss = is_swiss(tournament)
     name = GAMES[tournament.game].name
@@ -164,12 +164,12 @@ def tournament_embed(tournament: TournamentRecord,
     else:
         shown_round = tournament.round
     current = [game for game in games if game.round == shown_round]
-    lost = forfeits_of(tournament, games, shown_round) if shown_round else []
+    lost = so_far.forfeits[shown_round - 1] if shown_round else []
     if (current or lost) and tournament.status is TournamentStatus.RUNNING:
         lines += ["", _("**Round {round}**").format(round=shown_round),
                   *_listed(current, tournament),
                   *(f"• {_forfeit_line(game, tournament)}" for game in lost)]
-        idle = _idle_line(history(tournament, games, shown_round).plans[-1], tournament)
+        idle = _idle_line(so_far.plans[shown_round - 1], tournament)
         if idle is not None:
             lines.append(f"• {idle}")
     embed = with_terms(discord.Embed(title=_("🏆 {game} tournament").format(game=name),

@@ -40,11 +40,13 @@ class RoundPlan:
 @dataclass(frozen=True)
 class History:
     """The rounds so far: each round's plan, the results of its pairings (forfeits
-    included; aborted games, which count for nobody, left out) and its byes."""
+    included; aborted games, which count for nobody, left out), its byes, and each round's
+    forfeits (round 1's first)."""
 
     plans: list[RoundPlan]
     results: list[PlayedGame]
     byes: list[int]
+    forfeits: list[list[PlayedGame]]
 
 
 def history(tournament: TournamentRecord, games: Sequence[TournamentGame],
@@ -60,6 +62,7 @@ def history(tournament: TournamentRecord, games: Sequence[TournamentGame],
     plans: list[RoundPlan] = []
     meetings: list[PlayedGame] = []  # aborted games included: the two met
     byes: list[int] = []
+    forfeits: list[list[PlayedGame]] = []
     for number in range(1, last + 1):
         if swiss:
             active = {p.user_id for p in tournament.players
@@ -72,6 +75,7 @@ def history(tournament: TournamentRecord, games: Sequence[TournamentGame],
                               pairings(len(order), number, tournament.legs)],
                              None if idle is None else order[idle], bye=False)
         plans.append(plan)
+        forfeits.append([])
         if plan.bye and plan.idle is not None:
             byes.append(plan.idle)
         for first, second in plan.games:
@@ -80,7 +84,9 @@ def history(tournament: TournamentRecord, games: Sequence[TournamentGame],
                        else _outcome(game))
             if outcome is not None:
                 meetings.append(outcome)
-    return History(plans, [game for game in meetings if game.counts], byes)
+                if outcome.forfeit:
+                    forfeits[-1].append(outcome)
+    return History(plans, [game for game in meetings if game.counts], byes, forfeits)
 
 
 def _outcome(game: TournamentGame) -> PlayedGame | None:
@@ -107,23 +113,10 @@ def _forfeit(tournament: TournamentRecord, round_no: int, first: int,
     return None
 
 
-def forfeits_of(tournament: TournamentRecord, games: Sequence[TournamentGame],
-                round_no: int) -> list[PlayedGame]:
-    """The forfeits of round `round_no`."""
-    plan = history(tournament, games, round_no).plans[-1]
-    played_pairs = {frozenset(game.player_ids) for game in games if game.round == round_no}
-    found = []
-    for first, second in plan.games:
-        if frozenset((first, second)) not in played_pairs:
-            forfeit = _forfeit(tournament, round_no, first, second)
-            if forfeit is not None:
-                found.append(forfeit)
-    return found
-
-
-def table_of(tournament: TournamentRecord,
-             games: Sequence[TournamentGame]) -> list[Standing]:
-    """The tournament's standings from its games, forfeits and byes so far."""
-    so_far = history(tournament, games)
+def table_of(tournament: TournamentRecord, games: Sequence[TournamentGame],
+             so_far: History | None = None) -> list[Standing]:
+    """The tournament's standings from its games, forfeits and byes so far (`so_far`, when
+    the caller has planned its rounds already)."""
+    so_far = history(tournament, games) if so_far is None else so_far
     return ranked([player.user_id for player in tournament.players], so_far.results,
                   byes=so_far.byes, buchholz=is_swiss(tournament))

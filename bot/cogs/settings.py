@@ -3,6 +3,8 @@ for new games; `/away`, when a member's correspondence games wait for them; `/pr
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -32,6 +34,11 @@ SERVER_WRITES_IN = {
     Language.EN: N_("This server's boards and messages are in English."),
     Language.FR: N_("This server's boards and messages are in French."),
 }
+
+
+async def no_choice() -> None:
+    """Nothing chosen (outside a server, where no server setting exists)."""
+    return None
 
 
 class PlayerSettings(commands.Cog):
@@ -234,18 +241,19 @@ class PlayerSettings(commands.Cog):
                                            "server."),
                             _("Only members who can manage this server choose who hears of "
                               "new tables."))
-        if role is not None and ping == "off":
-            raise Refusal(_("Choose a role to ping, or `lobby_ping:off` to ping none: not "
-                            "both."))
+        guild = interaction.guild
+        await self._check_choice(
+            role, ping, both=_("Choose a role to ping, or `lobby_ping:off` to ping none: not "
+                               "both."),
+            missing=_("Choose the role to ping with `lobby_role:`."),
+            current=lambda: self.challenges.lobby_role(guild) if guild is not None
+            else no_choice())
         if role is not None and role.is_default():
             raise Refusal(_("Pinging @everyone for every table would tire the whole server: "
                             "choose a role that members who want to play take."))
         if role is not None and role.managed:
             raise Refusal(_("{role} belongs to a bot or an integration: members cannot take "
                             "it. Choose another role.").format(role=role.mention))
-        if role is None and ping == "on" and interaction.guild is not None \
-                and await self.challenges.lobby_role(interaction.guild) is None:
-            raise Refusal(_("Choose the role to ping with `lobby_role:`."))
 
     async def _check_recap(self, interaction: Interaction,
                            channel: discord.TextChannel | None, recap: str | None) -> None:
@@ -255,12 +263,13 @@ class PlayerSettings(commands.Cog):
                                            "in a server."),
                             _("Only members who can manage this server choose where its "
                               "monthly recap goes."))
-        if channel is not None and recap == "off":
-            raise Refusal(_("Choose a channel for the recap, or `recap:off` for none: not "
-                            "both."))
-        if channel is None and recap == "on" and interaction.guild_id is not None \
-                and await self.recaps.channel(interaction.guild_id) is None:
-            raise Refusal(_("Choose the recap's channel with `recap_channel:`."))
+        guild_id = interaction.guild_id
+        await self._check_choice(
+            channel, recap, both=_("Choose a channel for the recap, or `recap:off` for none: "
+                                   "not both."),
+            missing=_("Choose the recap's channel with `recap_channel:`."),
+            current=lambda: self.recaps.channel(guild_id) if guild_id is not None
+            else no_choice())
         if channel is not None:
             perms = channel.permissions_for(channel.guild.me)
             missing = tuple(name for name in ("view_channel", "send_messages", "embed_links")
@@ -282,6 +291,17 @@ class PlayerSettings(commands.Cog):
                            "→ Roles), or give me the permission to mention all roles.").format(
                 role=role.mention))
         return lines
+
+    @staticmethod
+    async def _check_choice(chosen: object | None, switch: str | None, *, both: str,
+                            missing: str,
+                            current: Callable[[], Awaitable[object | None]]) -> None:
+        """Refuse a server setting chosen together with its `off` switch, or `on` while
+        nothing was ever chosen (`current` reads what is chosen now)."""
+        if chosen is not None and switch == "off":
+            raise Refusal(both)
+        if chosen is None and switch == "on" and await current() is None:
+            raise Refusal(missing)
 
     @staticmethod
     def _check_manager(interaction: Interaction, outside_a_server: str, not_allowed: str) -> None:

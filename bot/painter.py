@@ -4,8 +4,9 @@ bots).
 
 Drawing is CPU work in Pillow and FreeType that holds the GIL for most of its time, so
 threads of the bot's own process share one core with the event loop. Worker processes draw
-in parallel and hand back PNG bytes; each draws one board of every game when it starts, so
-no player waits for a game's palette to be chosen.
+in parallel and hand back PNG bytes over a socket the event loop reads itself
+(`bot.worker_process`); each draws one board of every game when it starts, so no player
+waits for a game's palette to be chosen.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing import get_context
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from bot.worker_process import WorkerProcess
 from engines import GAMES
 from i18n import current_language
 from renderers import render
@@ -133,19 +134,46 @@ IDLE_WORKER_SECONDS = 120.0
 caches) goes back to the system; the first worker always stays."""
 
 
-def spawn_worker(palettes: Palettes | None) -> Executor:
-    """One warmed-up worker process (spawn, not fork: the bot's process has threads, SQLite's,
-    that a fork would copy mid-call), given the palettes an earlier worker chose if any."""
-    return ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=warm_up,
-                               initargs=(palettes,))
+class RenderWorker(Protocol):
+    """Where pictures are drawn: a worker process (`WorkerProcess`), or a stand-in in tests."""
+
+    def submit(self, job: Callable[[], T]) -> asyncio.Future[T]:
+        """Run `job` there; the future of its result (BrokenExecutor once the worker died)."""
+        ...
+
+    def pids(self) -> list[int]:
+        """Its process ids, if any (for benchmarks and tests)."""
+        ...
+
+    def shutdown(self) -> None:
+        """Stop it; the jobs still waiting are cancelled."""
+        ...
+
+
+def spawn_worker(palettes: Palettes | None) -> RenderWorker:
+    """One warmed-up worker process, given the palettes an earlier worker chose if any."""
+    return WorkerProcess(warm_up, (palettes,))
+
+
+def _probe(pool: RenderWorker, job: Callable[[], T]) -> asyncio.Future[T]:
+    """`job` handed to `pool` to learn something of it later, if it is still there: what
+    came of it is read only when done, so a worker dying first is no error to report."""
+    future = pool.submit(job)
+    future.add_done_callback(_settled)
+    return future
+
+
+def _settled(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # read: a probe's failure is expected, not to be logged
 
 
 @dataclass
 class Worker:
     """A worker process and what it has in hand."""
 
-    pool: Executor
-    ready: Future[object]
+    pool: RenderWorker
+    ready: asyncio.Future[object]
     """Done once the worker has started and warmed up."""
     jobs: int = 0
     """Pictures given to it and not yet back (a replay counts as BUSY_AT)."""
@@ -167,13 +195,13 @@ class ProcessPainter:
     def __init__(self, workers: int, *, busy_at: int = BUSY_AT,
                  idle_after: float = IDLE_WORKER_SECONDS,
                  clock: Callable[[], float] = time.monotonic,
-                 start_worker: Callable[[Palettes | None], Executor] = spawn_worker) -> None:
+                 start_worker: Callable[[Palettes | None], RenderWorker] = spawn_worker) -> None:
         self.most = max(1, workers)
         self.busy_at = busy_at
         self.idle_after = idle_after
         self._clock = clock
         self._start_worker = start_worker
-        self._palettes: Future[dict[str, bytes]] | None = None
+        self._palettes: asyncio.Future[dict[str, bytes]] | None = None
         """The palettes the first worker chose, asked for once it warmed up."""
         self._workers = [self._start()]
 
@@ -185,9 +213,9 @@ class ProcessPainter:
         palettes = (asked.result() if asked is not None and asked.done()
                     and not asked.cancelled() and asked.exception() is None else None)
         pool = self._start_worker(palettes)
-        worker = Worker(pool, pool.submit(int), last_used=self._clock())
+        worker = Worker(pool, _probe(pool, int), last_used=self._clock())
         if palettes is None and (asked is None or asked.done()):
-            self._palettes = pool.submit(chosen_palettes)  # runs once it warmed up
+            self._palettes = _probe(pool, chosen_palettes)  # runs once it warmed up
         return worker
 
     @property
@@ -197,8 +225,7 @@ class ProcessPainter:
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for benchmarks)."""
-        return [pid for worker in self._workers if isinstance(worker.pool, ProcessPoolExecutor)
-                for pid in worker.pool._processes]  # the pool's own record of its process
+        return [pid for worker in self._workers for pid in worker.pool.pids()]
 
     def _choose(self) -> Worker:
         """The first warmed-up worker that is not busy, so that extra workers fall idle when
@@ -210,7 +237,7 @@ class ProcessPainter:
         for worker in self._workers[1:]:
             if worker.jobs == 0 and now - worker.last_used > self.idle_after:
                 self._workers.remove(worker)
-                worker.pool.shutdown(wait=False, cancel_futures=True)
+                worker.pool.shutdown()
         ready = [worker for worker in self._workers if worker.ready.done()] \
             or self._workers[:1]  # the first takes pictures while it warms up (they wait)
         for worker in ready:
@@ -262,7 +289,7 @@ class ProcessPainter:
         worker.jobs += weight
         worker.replays += replay
         try:
-            return await asyncio.get_running_loop().run_in_executor(worker.pool, job)
+            return await worker.pool.submit(job)
         finally:
             worker.jobs -= weight
             worker.replays -= replay
@@ -273,13 +300,13 @@ class ProcessPainter:
         fresh = self._start()
         index = self._workers.index(dead) if dead in self._workers else len(self._workers)
         self._workers[index:index + 1] = [fresh]
-        dead.pool.shutdown(wait=False, cancel_futures=True)
+        dead.pool.shutdown()
         return fresh
 
     def close(self) -> None:
         """Stop the workers without waiting for pictures nobody will see."""
         for worker in self._workers:
-            worker.pool.shutdown(wait=False, cancel_futures=True)
+            worker.pool.shutdown()
 
 
 class ThreadPainter:

@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
 """Which first-party packages each package may import (besides itself)."""
 
 BOT_LAYERS: list[set[str]] = [
+    {"bot.worker_process"},
     {"bot", "bot.errors", "bot.config", "bot.painter", "bot.ai_players", "bot.clock",
      "bot.copy_database", "bot.health", "bot.error_reports", "bot.round_robin",
      "bot.metrics"},

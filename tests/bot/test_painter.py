@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 from bot import painter as painter_module
 from bot.painter import ProcessPainter, ThreadPainter
@@ -62,6 +63,22 @@ def test_a_worker_hands_freed_memory_back_every_few_pictures_and_draws_the_same(
     assert len(released) == 2
 
 
+class ThreadWorker:
+    """A thread standing in for a worker process (`bot.painter.RenderWorker`)."""
+
+    def __init__(self) -> None:
+        self.executor = ThreadPoolExecutor(1)
+
+    def submit(self, job):
+        return asyncio.wrap_future(self.executor.submit(job))
+
+    def pids(self) -> list[int]:
+        return []
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
 class Clock:
     """The painter's clock, moved on by hand."""
 
@@ -84,8 +101,8 @@ async def test_a_second_worker_starts_when_the_first_is_busy_and_stops_once_idle
     monkeypatch.setattr(painter_module, "render", slow_render)
     clock, started = Clock(), []
 
-    def start_worker(palettes) -> ThreadPoolExecutor:  # a thread stands in for a worker
-        started.append(ThreadPoolExecutor(1))
+    def start_worker(palettes) -> ThreadWorker:
+        started.append(ThreadWorker())
         return started[-1]
 
     painter = ProcessPainter(2, busy_at=2, idle_after=60, clock=clock, start_worker=start_worker)
@@ -155,10 +172,10 @@ async def test_boards_go_to_another_worker_while_one_makes_a_replay(monkeypatch)
 
     monkeypatch.setattr(painter_module, "fitting_animation", slow_gif)
     monkeypatch.setattr(painter_module, "render", lambda *args, **kwargs: b"png")
-    started: list[ThreadPoolExecutor] = []
+    started: list[ThreadWorker] = []
 
-    def start_worker(palettes) -> ThreadPoolExecutor:  # a thread stands in for a worker
-        started.append(ThreadPoolExecutor(1))
+    def start_worker(palettes) -> ThreadWorker:
+        started.append(ThreadWorker())
         return started[-1]
 
     painter = ProcessPainter(2, busy_at=2, start_worker=start_worker)
@@ -194,9 +211,12 @@ async def test_a_worker_started_later_takes_the_palettes_the_first_chose_and_dra
     finally:
         painter.close()
     assert handed[0] is None and set(handed[1]) == set(GAMES), "the first chose, the second took"
-    with painter_module.spawn_worker(handed[1]) as second:
-        picture = second.submit(painter_module.draw, state.view(None), None, preview=False,
-                                names=None, language="en").result()
+    second = painter_module.spawn_worker(handed[1])
+    try:
+        picture = await second.submit(partial(painter_module.draw, state.view(None), None,
+                                              preview=False, names=None, language="en"))
+    finally:
+        second.shutdown()
     assert picture == render(state.view(None))
 
 
@@ -205,17 +225,17 @@ async def test_a_worker_starts_even_when_the_palettes_asked_of_another_never_cam
 ) -> None:
     monkeypatch.setattr(painter_module, "render", lambda *args, **kwargs: b"png")
     hold = threading.Event()
-    started: list[ThreadPoolExecutor] = []
+    started: list[ThreadWorker] = []
 
-    def start_worker(palettes) -> ThreadPoolExecutor:  # a thread stands in for a worker
-        started.append(ThreadPoolExecutor(1))
+    def start_worker(palettes) -> ThreadWorker:
+        started.append(ThreadWorker())
         if len(started) == 1:
-            started[0].submit(hold.wait, 5)  # still warming up when it is stopped
+            started[0].executor.submit(hold.wait, 5)  # still warming up when it is stopped
         return started[-1]
 
     painter = ProcessPainter(2, busy_at=1, start_worker=start_worker)
     try:
-        started[0].shutdown(wait=False, cancel_futures=True)  # its palettes will never come
+        started[0].shutdown()  # its palettes will never come
         hold.set()
         await asyncio.sleep(0.05)
         painter._replace(painter._workers[0])  # as after a dead worker

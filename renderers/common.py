@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
@@ -159,6 +160,39 @@ class BoardGeometry:
 # -- canvas ------------------------------------------------------------------------------
 
 
+Placement = tuple[Shape, tuple[int, int], Colour | None, Colour, int, int]
+"""Where a shape's stamp goes: the stamp's key and size, its ink (None: its own colours), its
+fill, and the picture pixel of its top-left corner."""
+
+PLACEMENT_CACHE = 8192
+"""Shapes whose placement is kept: a board draws the same shapes in the same places from
+one picture to the next, and placing one takes longer than pasting its stamp."""
+
+
+@lru_cache(maxsize=PLACEMENT_CACHE)
+def _placement(shape: Shape, reach: int, factor: int) -> Placement | None:
+    """Where the stamp of `shape` (absolute device pixels, spreading `reach` past them) goes
+    on a picture `factor` times smaller than the device; None when it draws nothing."""
+    ink = shape.fill or shape.outline
+    if ink is None:
+        return None
+    xs, ys = shape.coords[0::2], shape.coords[1::2]
+    # One spare picture pixel all round: Pillow's boxes include their far edge.
+    x0 = (min(xs) - reach) // factor - 1
+    y0 = (min(ys) - reach) // factor - 1
+    x1 = (max(xs) + reach) // factor + 2
+    y1 = (max(ys) + reach) // factor + 2
+    dx, dy = x0 * factor, y0 * factor
+    relative = tuple(v - (dy if i % 2 else dx) for i, v in enumerate(shape.coords))
+    key = Shape(shape.kind, relative, shape.fill, shape.outline, shape.width, shape.radius)
+    one_colour = shape.outline is None or shape.fill is None or shape.outline == shape.fill
+    if one_colour:
+        # A one-colour stamp does not depend on the colour: cache it without.
+        key = Shape(key.kind, relative, "" if shape.fill else None,
+                    "" if shape.outline else None, shape.width, shape.radius)
+    return key, (x1 - x0, y1 - y0), ink if one_colour else None, shape.fill or ink, x0, y0
+
+
 class Canvas:
     """A drawing surface in logical pixels, with smooth (supersampled) edges.
 
@@ -201,34 +235,22 @@ class Canvas:
         return round(value * self.scale)
 
     def _p(self, point: Point) -> tuple[int, int]:
-        return (self._v(point[0]), self._v(point[1]))
+        scale = self.scale  # inlined `_v`: boards place thousands of points
+        return (round(point[0] * scale), round(point[1] * scale))
 
     def _b(self, box: Box) -> tuple[int, int, int, int]:
-        return (self._v(box[0]), self._v(box[1]), self._v(box[2]), self._v(box[3]))
+        scale = self.scale
+        return (round(box[0] * scale), round(box[1] * scale), round(box[2] * scale),
+                round(box[3] * scale))
 
     # -- stamping
     def _draw(self, shape: Shape, reach: int = 0) -> None:
         """Stamp `shape`, given in absolute device pixels; it spreads `reach` past them."""
         factor = self.scale // self.resolution
-        xs, ys = shape.coords[0::2], shape.coords[1::2]
-        # One spare picture pixel all round: Pillow's boxes include their far edge.
-        x0 = (min(xs) - reach) // factor - 1
-        y0 = (min(ys) - reach) // factor - 1
-        x1 = (max(xs) + reach) // factor + 2
-        y1 = (max(ys) + reach) // factor + 2
-        dx, dy = x0 * factor, y0 * factor
-        relative = tuple(v - (dy if i % 2 else dx) for i, v in enumerate(shape.coords))
-        key = Shape(shape.kind, relative, shape.fill, shape.outline, shape.width, shape.radius)
-        one_colour = shape.outline is None or shape.fill is None or shape.outline == shape.fill
-        if one_colour:
-            # A one-colour stamp does not depend on the colour: cache it without.
-            key = Shape(key.kind, relative, "" if shape.fill else None,
-                         "" if shape.outline else None, shape.width, shape.radius)
-        ink = shape.fill or shape.outline
-        if ink is None:
-            return
-        stamp = shape_stamp(key, (x1 - x0, y1 - y0), factor)
-        self._paste_stamp(stamp, ink if one_colour else None, shape.fill or ink, x0, y0)
+        placed = _placement(shape, reach, factor)
+        if placed is not None:
+            key, size, ink, fill, x0, y0 = placed
+            self._paste_stamp(shape_stamp(key, size, factor), ink, fill, x0, y0)
 
     def paste_stamp(self, stamp: Stamp, x: int, y: int) -> None:
         """Paste a `picture_stamp` with its top-left corner at picture pixel (x, y)."""
@@ -251,8 +273,8 @@ class Canvas:
                 solid = rgb(fill_colour(fill))
                 for fx0, fy0, fx1, fy1 in stamp.fills:
                     core.paste(solid, (x0 + fx0, y0 + fy0, x0 + fx1, y0 + fy1))
-            for patch, x, y in stamp.copies:
-                core.paste(patch.im, (x0 + x, y0 + y, x0 + x + patch.width, y0 + y + patch.height))
+            for patch_core, (cx0, cy0, cx1, cy1) in stamp.copied:
+                core.paste(patch_core, (x0 + cx0, y0 + cy0, x0 + cx1, y0 + cy1))
             return
         # A layer (RGBA, see `layer`): composited, since pasting over transparency would
         # darken the edges.

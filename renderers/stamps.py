@@ -113,10 +113,14 @@ class Stamp:
     """Boxes (relative, far edges excluded) the shape covers entirely in its fill colour."""
     pasted: tuple[tuple[Any, PatchBox], ...] = field(init=False, repr=False)
     """The pieces as Pillow's core images with their boxes: what the hot loop pastes."""
+    copied: tuple[tuple[Any, PatchBox], ...] = field(init=False, repr=False)
+    """The copies likewise."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pasted", tuple(
             (piece.im, (x, y, x + piece.width, y + piece.height)) for piece, x, y in self.pieces))
+        object.__setattr__(self, "copied", tuple(
+            (patch.im, (x, y, x + patch.width, y + patch.height)) for patch, x, y in self.copies))
 
 
 def _solid_core(shape: Shape, factor: int) -> PatchBox | None:

@@ -189,7 +189,8 @@ class ProcessPainter:
     One worker runs at all times. Pictures go to the first worker with fewer than BUSY_AT in
     hand; when every running worker has that many, one more starts (it takes pictures once
     warmed up). An extra worker left idle for IDLE_WORKER_SECONDS stops. A quiet bot so keeps
-    one worker's memory, and a busy one uses every core.
+    one worker's memory, and a busy one uses every core. Made in a running event loop, whose
+    futures its pictures are.
     """
 
     def __init__(self, workers: int, *, busy_at: int = BUSY_AT,

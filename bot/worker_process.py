@@ -45,10 +45,11 @@ def serve(connection: socket.socket, initializer: Callable[..., object],
     with connection:
         while True:
             try:
-                job = pickle.loads(_read_message(connection))
+                message = _read_message(connection)
             except EOFError:
                 return  # the bot shut the worker down
-            try:
+            try:  # a job that cannot be read, or fails, is an error for whoever asked
+                job = pickle.loads(message)
                 reply = pickle.dumps((True, job()), pickle.HIGHEST_PROTOCOL)
             except Exception as error:
                 reply = pickle.dumps((False, _picklable(error)), pickle.HIGHEST_PROTOCOL)

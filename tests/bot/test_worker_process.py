@@ -65,6 +65,31 @@ async def test_a_jobs_error_is_raised_where_it_was_awaited_and_the_worker_goes_o
         worker.shutdown()
 
 
+class OnlyHere:
+    """A job that cannot be rebuilt in the worker."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (_missing, ())
+
+    def __call__(self) -> int:
+        return 1
+
+
+def _missing() -> None:
+    """What unpickling an `OnlyHere` calls in the worker: it fails there."""
+    raise RuntimeError("cannot be rebuilt in the worker")
+
+
+async def test_a_job_the_worker_cannot_read_is_an_error_and_the_worker_goes_on() -> None:
+    worker = WorkerProcess()
+    try:
+        with pytest.raises(RuntimeError, match="cannot be rebuilt"):
+            await worker.submit(OnlyHere())
+        assert await worker.submit(partial(int, "8")) == 8
+    finally:
+        worker.shutdown()
+
+
 async def test_a_killed_worker_fails_its_waiting_jobs_instead_of_leaving_them_hanging() -> None:
     worker = WorkerProcess()
     try:

@@ -53,6 +53,22 @@ async def test_a_result_larger_than_one_read_arrives_whole() -> None:
     assert big == bytes(3 * READ_SIZE + 5) and after == "next"
 
 
+async def test_a_job_too_big_for_the_socket_waits_without_blocking_the_loop_and_arrives_whole(
+) -> None:
+    worker = WorkerProcess()
+    try:
+        busy = worker.submit(partial(sleep_then, 0.3, 1))  # the worker reads nothing meanwhile
+        big = worker.submit(partial(len, bytes(8 * READ_SIZE)))
+        ticks = 0
+        while not busy.done():  # the loop stays free while the job waits to be sent
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert await busy == 1 and await big == 8 * READ_SIZE
+        assert ticks >= 10
+    finally:
+        worker.shutdown()
+
+
 async def test_a_jobs_error_is_raised_where_it_was_awaited_and_the_worker_goes_on() -> None:
     worker = WorkerProcess()
     try:

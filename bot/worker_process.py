@@ -172,9 +172,14 @@ class WorkerProcess:
             end = HEADER.size + size
             if len(inbox) < end:
                 break
-            succeeded, value = pickle.loads(inbox[HEADER.size:end])
+            answer = inbox[HEADER.size:end]
             del inbox[:end]
             future = self._waiting.popleft()
+            try:
+                succeeded, value = pickle.loads(answer)
+            except Exception as error:  # the asker's error, not the event loop's
+                succeeded, value = False, RuntimeError(f"the worker's answer is unreadable: "
+                                                       f"{type(error).__name__}: {error}")
             if future.cancelled():
                 continue
             if succeeded:

@@ -106,6 +106,31 @@ async def test_a_job_the_worker_cannot_read_is_an_error_and_the_worker_goes_on()
         worker.shutdown()
 
 
+class ReadOnlyThere:
+    """An answer the bot cannot rebuild from what the worker sends."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (_missing, ())
+
+
+def answer_unreadable_here() -> ReadOnlyThere:
+    """A job whose answer fails to unpickle in the bot."""
+    return ReadOnlyThere()
+
+
+async def test_an_answer_the_bot_cannot_read_is_that_jobs_error_and_the_next_jobs_come_back(
+) -> None:
+    worker = WorkerProcess()
+    try:
+        unreadable = worker.submit(answer_unreadable_here)
+        after = worker.submit(partial(int, "9"))
+        with pytest.raises(RuntimeError, match="answer is unreadable"):
+            await asyncio.wait_for(unreadable, 5)
+        assert await asyncio.wait_for(after, 5) == 9
+    finally:
+        worker.shutdown()
+
+
 async def test_a_killed_worker_fails_its_waiting_jobs_instead_of_leaving_them_hanging() -> None:
     worker = WorkerProcess()
     try:

@@ -32,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.loop_watch import ticker
 from bot.__main__ import settle
 from bot.games import GAME_UIS
 from bot.painter import ProcessPainter
@@ -121,14 +122,6 @@ async def timed(calls: int, call: Callable[[int], Awaitable[Any]]) -> list[float
         await call(index)
         times.append((time.perf_counter() - start) * 1000)
     return times
-
-
-async def ticker(worst: list[float], stop: asyncio.Event) -> None:
-    """Record the event loop's worst lateness on a 1 ms sleep."""
-    while not stop.is_set():
-        start = time.perf_counter()
-        await asyncio.sleep(0.001)
-        worst[0] = max(worst[0], (time.perf_counter() - start) * 1000 - 1)
 
 
 async def measure(path: Path, calls: int, servers: int, rng: random.Random) -> None:

@@ -22,9 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord
 
+from bench.loop_watch import ticker
 from bot.__main__ import settle
 from bot.errors import Refusal
 from bot.games import GAME_UIS
+from bot.games.common import play_now
 from bot.painter import Painter, ProcessPainter, ThreadPainter
 from bot.publisher import Post
 from bot.ratings import rate_game
@@ -34,6 +36,9 @@ from engines import GAMES, IllegalMove
 from storage import Database, Seat
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+LAG_TICK = 0.01
+"""The event loop's lateness is watched on 10 ms sleeps: finer ticks would cost CPU the
+bot needs at the highest rates."""
 
 DESCRIPTION = "Moves per second the bot sustains, and how long a board takes (bench/load.py)."
 
@@ -76,6 +81,13 @@ class LoopbackDiscord:
     async def _send(self, post: Post) -> int:
         return await self.send(post.content, post.embed, post.view, post.files)
 
+    async def acknowledge(self) -> None:
+        """Answer an interaction at once (a deferral: Discord shows "thinking" until the bot
+        follows up), one round trip; the limit on bot-token calls does not count it."""
+        self.webhook_calls += 1
+        discord.utils._to_json({"type": 6})
+        await asyncio.sleep(self.rtt)
+
     async def post(self, channel_id: int, post: Post) -> int:
         return await self._send(post)
 
@@ -104,20 +116,30 @@ def _given(value: Any) -> Any:
 
 
 class LoopbackClick:
-    """A player's click on a game's current board, as discord.py hands the bot an
-    interaction already answered: the bot shows the move through it (the new board as a
-    followup, the clicked board edited), as `bot.publisher.InteractionPublisher` does."""
+    """A player's click on a game's current board, as discord.py hands it to the bot's
+    handler (`bot.games.common.play_now`): the handler acknowledges it (`acked_at` says
+    when), then shows the move through it (the new board as a followup, or the clicked
+    board edited while the same player goes on; `shown_at` says when the first picture is
+    in), as `bot.publisher.InteractionPublisher` does."""
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, user_id: int) -> None:
         discord_ = session.publisher
         assert isinstance(discord_, LoopbackDiscord)
         self._discord = discord_
         record = session.record
         self.channel_id = record.channel_id
+        self.user = SimpleNamespace(id=user_id)
         self.message = (SimpleNamespace(id=record.board_message_id)
                         if record.board_message_id is not None else None)
-        self.response = SimpleNamespace(is_done=lambda: True)
+        self.acked_at: float | None = None
+        self.shown_at: float | None = None
+        self.response = SimpleNamespace(is_done=lambda: self.acked_at is not None,
+                                        defer=self._defer)
         self.followup = SimpleNamespace(send=self._followup)
+
+    async def _defer(self, **_: Any) -> None:
+        self.acked_at = time.perf_counter()
+        await self._discord.acknowledge()
 
     def is_expired(self) -> bool:
         """A click is answered within seconds: never."""
@@ -127,14 +149,22 @@ class LoopbackClick:
                         embed: Any = None, view: Any = None, **_: Any) -> SimpleNamespace:
         message_id = await self._discord.send(_given(content), _given(embed), _given(view),
                                               files, webhook=True)
+        self._shown(files)
         return SimpleNamespace(id=message_id)
 
     async def edit_original_response(self, *, content: Any = None, embed: Any = None,
                                      view: Any = None, attachments: Any = (),
                                      **_: Any) -> None:
         """Edit the clicked message through the interaction's webhook."""
-        await self._discord.send(_given(content), _given(embed), _given(view),
-                                 _given(attachments) or (), webhook=True)
+        files = _given(attachments) or ()
+        await self._discord.send(_given(content), _given(embed), _given(view), files,
+                                 webhook=True)
+        self._shown(files)
+
+    def _shown(self, files: Sequence[discord.File]) -> None:
+        """Note when the first picture sent through this click is in."""
+        if files and self.shown_at is None:
+            self.shown_at = time.perf_counter()
 
 
 def cpu_seconds(pids: list[int]) -> dict[int, float]:
@@ -201,37 +231,53 @@ def movable(live: list[GameSession], rng: random.Random, in_flight: set[int]) ->
             return index
 
 
-async def one_move(session: GameSession, rng: random.Random) -> bool:
-    """A random legal move by the player to move; False when there was none to make."""
+async def one_move(session: GameSession, rng: random.Random) -> LoopbackClick | None:
+    """A random legal move by the player to move, clicked on the board and handled as the
+    bot handles a click; None when there was none to make."""
     if not can_move(session):
-        return False
+        return None
     seat = session.state.current_player
     assert seat is not None
     move = rng.choice(session.state.legal_moves())
+    click = LoopbackClick(session, session.record.user_at(seat))
     try:
-        # As a click on the board: through its interaction, bound to the board's ply.
-        await session.play(session.record.user_at(seat), str(move), expected_ply=session.ply,
-                           interaction=LoopbackClick(session))  # type: ignore[arg-type]
+        # Bound to the board's ply; acknowledged, then played through the interaction.
+        await play_now(click, session, str(move), session.ply)  # type: ignore[arg-type]
     except (Refusal, IllegalMove):
-        return False
-    return True
+        return None
+    return click
+
+
+DISCORD_DEADLINE_MS = 3000
+"""Discord shows "The application did not respond" to a click not answered within 3 s."""
 
 
 async def run_rate(sessions: SessionManager, live: list[GameSession], db: Database, rate: float,
                    seconds: float, rng: random.Random, painter: Painter) -> None:
-    """Send moves at `rate` for `seconds`; print latency percentiles and CPU per move."""
+    """Send moves at `rate` for `seconds`; print the acknowledgement and board latencies, the
+    clicks answered too late for Discord, the event loop's worst lateness and CPU per move.
+
+    A click arrives at its time whatever the bot is doing (open loop), so both latencies
+    count from then: a busy event loop that notices a click late is slow for its player.
+    """
     latencies: list[float] = []
+    acks: list[float] = []
     tasks: set[asyncio.Task[None]] = set()
     counter = [len(live)]
-
     in_flight: set[int] = set()
+    worst_lag = [0.0]
+    stop = asyncio.Event()
+    watcher = asyncio.create_task(ticker(worst_lag, stop, LAG_TICK))
 
-    async def move(index: int) -> None:
+    async def move(index: int, arrived: float) -> None:
         session = live[index]
-        start = time.perf_counter()
         try:
-            if await one_move(session, rng):
-                latencies.append((time.perf_counter() - start) * 1000)
+            click = await one_move(session, rng)
+            if click is not None:
+                shown = click.shown_at or time.perf_counter()  # (a board failed: its end)
+                latencies.append((shown - arrived) * 1000)
+                assert click.acked_at is not None
+                acks.append((click.acked_at - arrived) * 1000)
             if session.is_over:  # keep N games live
                 counter[0] += 1
                 live[index] = await new_game(db, sessions, counter[0], rng)
@@ -248,23 +294,34 @@ async def run_rate(sessions: SessionManager, live: list[GameSession], db: Databa
         # A game that can take a move: every move sent is one the bot must play.
         index = movable(live, rng, in_flight)
         in_flight.add(index)
-        task = asyncio.create_task(move(index))
+        task = asyncio.create_task(move(index, began + due))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         sent += 1
     await asyncio.gather(*tasks)
     drained = time.perf_counter() - began - seconds
+    stop.set()
+    await watcher
     done = len(latencies)
     main = cpu_since(cpu_main, [os.getpid()]) / max(done, 1) * 1000
     workers = cpu_since(cpu_workers, worker_pids(painter)) / max(done, 1) * 1000
-    cuts = statistics.quantiles(latencies, n=100) if done > 1 else [0.0] * 99
-    print(f"{rate:6.0f}/s  {done / seconds:7.1f}/s done  p50 {cuts[49]:7.1f}  p95 {cuts[94]:7.1f}  "
-          f"p99 {cuts[98]:7.1f} ms   CPU/move bot {main:5.1f} ms, workers {workers:5.1f} ms",
-          flush=True)
+    cuts = percentiles(latencies)
+    ack_cuts = percentiles(acks)
+    late = sum(1 for ack in acks if ack > DISCORD_DEADLINE_MS)
+    print(f"{rate:6.0f}/s  {done / seconds:7.1f}/s done  board p50 {cuts[49]:7.1f}  "
+          f"p95 {cuts[94]:7.1f}  p99 {cuts[98]:7.1f} ms   CPU/move bot {main:5.1f} ms, "
+          f"workers {workers:5.1f} ms", flush=True)
+    print(f"          clicks acknowledged p50 {ack_cuts[49]:.1f}  p99 {ack_cuts[98]:.1f}  "
+          f"worst {max(acks, default=0):.1f} ms ({late} after Discord's 3 s); event loop "
+          f"at worst {worst_lag[0]:.1f} ms late", flush=True)
     # All moves done and the last soon after the sending stopped: the bot kept up.
     print(f"          {done} of {sent} moves done, the last {drained:.1f} s after the sending "
           "stopped", flush=True)
 
+
+def percentiles(values: list[float]) -> list[float]:
+    """The 1st to 99th percentiles of `values` (zeros when there are too few)."""
+    return statistics.quantiles(values, n=100) if len(values) > 1 else [0.0] * 99
 
 
 async def main_async(args: argparse.Namespace) -> None:

@@ -1,0 +1,122 @@
+"""Random clicks by anyone, on any board or private panel, fresh or stale, doubled, mixed with
+typed moves (legal, garbled, oversized) and restarts: no unexpected error, nothing stored
+that the game does not hold, and no live game left without controls."""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import partial
+
+import discord
+import pytest
+import simcord
+from simcord.backend.errors import SetupError
+
+from bot.client import create_bot
+from bot.config import Settings
+from bot.sessions import GameSession
+from tests.e2e.conftest import unexpected_errors
+from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board, simultaneously
+
+STEPS = int(os.environ.get("MONKEY_STEPS", 250))
+ENDINGS = ("Resign", "Leave", "Offer draw")
+"""Controls that end the game (once confirmed or accepted), mostly left alone: the game goes on."""
+SKIPPED = {label: 0.97 for label in ENDINGS} | {"Rules": 0.8}
+"""How often each of these controls is passed over when drawn (the Rules only say the rules)."""
+GARBLED = (" ", "e2e4", "🙂" * 40, "x" * 100, "a1:NNNNNNNNNNNNNNNN", "keep 9", "reserve -1")
+
+
+def controls(message: discord.Message) -> list[discord.Component]:
+    """The message's enabled buttons (not links) and selects."""
+    return [item for row in message.components for item in getattr(row, "children", [])
+            if (isinstance(item, discord.Button) and not item.disabled and item.custom_id)
+            or (isinstance(item, discord.SelectMenu) and not item.disabled and item.options)]
+
+
+async def use(actor, message: discord.Message, item: discord.Component, rng: random.Random):
+    """Click the button, or choose random values in the select."""
+    if isinstance(item, discord.Button):
+        return await actor.click(message, custom_id=item.custom_id)
+    assert isinstance(item, discord.SelectMenu)
+    count = rng.randint(item.min_values, min(item.max_values, len(item.options)))
+    values = [option.value for option in rng.sample(item.options, count)]
+    return await actor.select(message, values, custom_id=item.custom_id)
+
+
+async def casual_game(env, world, game: str) -> tuple[simcord.builders.ChannelHandle,
+                                                       GameSession]:
+    """A casual game (with Hint, and Take back where the game has it) between Alice and Bob."""
+    posted = await world.alice.slash(world.channel, "challenge", game=game,
+                                     opponent=world.bob, rated="no")
+    await world.bob.click(posted.response.message, label="Accept")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None
+    return thread, session
+
+
+@pytest.mark.parametrize(("game", "casual"), [
+    ("qawale", False), ("graps", False), ("grabuge", False), ("granat", False),
+    ("kraut_ruben", False), ("qawale", True), ("granat", True),
+])
+async def test_random_clicks_typing_and_restarts_never_break_a_game(
+    env, world, quick_boards, database_url, game, casual
+) -> None:
+    rng = random.Random(f"{game}{casual}{os.environ.get('MONKEY_SEED', '')}")
+    thread, session = (await casual_game(env, world, game) if casual else
+                       await challenge_and_accept(env, world.channel, world.alice, world.bob,
+                                                  game=game))
+    actors = [world.alice, world.bob, world.carol]
+    panels: dict[int, list[discord.Message]] = {actor.id: [] for actor in actors}
+    boards: list[discord.Message] = []
+    game_id = session.id
+    for step in range(STEPS):
+        session = await bot_of(env).sessions.get(game_id) or session
+        if session.is_over:
+            break
+        mover = session.record.user_at(session.state.current_player)
+        actor = (next(a for a in actors if a.id == mover) if rng.random() < 0.7
+                 else rng.choice(actors))
+        board = latest_board(thread)
+        if not boards or boards[-1].id != board.id:
+            boards.append(board)
+        roll = rng.random()
+        if roll < 0.02:
+            old = bot_of(env)
+            await env.restart_bot(create_bot(Settings(database_url=database_url)))
+            await old.close()
+            continue
+        if roll < 0.08:
+            typed = (str(rng.choice(session.state.legal_moves())) if rng.random() < 0.5
+                     else rng.choice(GARBLED))
+            await actor.slash(thread, "move", notation=typed)
+            continue
+        candidates = [board] * 2 + panels[actor.id][-3:] + boards[-3:-1]
+        message = rng.choice(candidates)
+        items = [item for item in controls(message)
+                 if not (isinstance(item, discord.Button)
+                         and rng.random() < SKIPPED.get(item.label or "", 0))]
+        if not items:
+            continue
+        item = rng.choice(items)
+        try:
+            if roll < 0.14:  # a double click, both sent before the bot handles either
+                click = partial(use, actor, message, item, rng)
+                results = await simultaneously(env, click, click)
+            else:
+                results = [await use(actor, message, item, rng)]
+        except SetupError:  # the control is gone from the message: no one can click it
+            continue
+        for result in results:
+            panels[actor.id] += [m for m in ([result.response.message] if result.response
+                                             else []) + list(result.followups)
+                                 if m is not None and controls(m)]
+        unexpected = unexpected_errors(env.errors, [])
+        assert not unexpected, (step, unexpected)
+    session = await bot_of(env).sessions.get(game_id) or session
+    record = await bot_of(env).db.get_game(game_id)
+    assert record is not None and record.ply == session.ply
+    if not session.is_over:
+        assert controls(latest_board(thread)), "a live game's board has no controls"
+    print(game, "plies", session.ply, "over", session.is_over, session.record.result)

@@ -17,7 +17,13 @@ from bot.client import create_bot
 from bot.config import Settings
 from bot.sessions import GameSession
 from tests.e2e.conftest import unexpected_errors
-from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board, simultaneously
+from tests.e2e.helpers import (
+    bot_of,
+    challenge_and_accept,
+    latest_board,
+    simultaneously,
+    the_bot,
+)
 
 STEPS = int(os.environ.get("MONKEY_STEPS", 250))
 ENDINGS = ("Resign", "Leave", "Offer draw")
@@ -44,29 +50,35 @@ async def use(actor, message: discord.Message, item: discord.Component, rng: ran
     return await actor.select(message, values, custom_id=item.custom_id)
 
 
-async def casual_game(env, world, game: str) -> tuple[simcord.builders.ChannelHandle,
-                                                       GameSession]:
-    """A casual game (with Hint, and Take back where the game has it) between Alice and Bob."""
-    posted = await world.alice.slash(world.channel, "challenge", game=game,
-                                     opponent=world.bob, rated="no")
-    await world.bob.click(posted.response.message, label="Accept")
+async def start(env, world, game: str, opponent: str) -> tuple[simcord.builders.ChannelHandle,
+                                                              GameSession]:
+    """Alice against Bob (rated, or casual: with Hint, and Take back where the game has it),
+    or against the easy AI."""
+    if opponent == "bob":
+        return await challenge_and_accept(env, world.channel, world.alice, world.bob, game=game)
+    if opponent == "ai":
+        await world.alice.slash(world.channel, "challenge", game=game,
+                                opponent=the_bot(env, world), level="easy")
+    else:
+        posted = await world.alice.slash(world.channel, "challenge", game=game,
+                                         opponent=world.bob, rated="no")
+        await world.bob.click(posted.response.message, label="Accept")
     thread = world.channel.threads[-1]
     session = await bot_of(env).sessions.in_channel(thread.id)
     assert session is not None
     return thread, session
 
 
-@pytest.mark.parametrize(("game", "casual"), [
-    ("qawale", False), ("graps", False), ("grabuge", False), ("granat", False),
-    ("kraut_ruben", False), ("qawale", True), ("granat", True),
+@pytest.mark.parametrize(("game", "opponent"), [
+    ("qawale", "bob"), ("graps", "bob"), ("grabuge", "bob"), ("granat", "bob"),
+    ("kraut_ruben", "bob"), ("qawale", "casual bob"), ("granat", "casual bob"),
+    ("grabuge", "ai"), ("kraut_ruben", "ai"),
 ])
 async def test_random_clicks_typing_and_restarts_never_break_a_game(
-    env, world, quick_boards, database_url, game, casual
+    env, world, quick_boards, database_url, game, opponent
 ) -> None:
-    rng = random.Random(f"{game}{casual}{os.environ.get('MONKEY_SEED', '')}")
-    thread, session = (await casual_game(env, world, game) if casual else
-                       await challenge_and_accept(env, world.channel, world.alice, world.bob,
-                                                  game=game))
+    rng = random.Random(f"{game}{opponent}{os.environ.get('MONKEY_SEED', '')}")
+    thread, session = await start(env, world, game, opponent)
     actors = [world.alice, world.bob, world.carol]
     panels: dict[int, list[discord.Message]] = {actor.id: [] for actor in actors}
     boards: list[discord.Message] = []
@@ -76,8 +88,8 @@ async def test_random_clicks_typing_and_restarts_never_break_a_game(
         if session.is_over:
             break
         mover = session.record.user_at(session.state.current_player)
-        actor = (next(a for a in actors if a.id == mover) if rng.random() < 0.7
-                 else rng.choice(actors))
+        movers = [a for a in actors if a.id == mover]  # none while the AI is to move
+        actor = movers[0] if movers and rng.random() < 0.7 else rng.choice(actors)
         board = latest_board(thread)
         if not boards or boards[-1].id != board.id:
             boards.append(board)
@@ -90,6 +102,7 @@ async def test_random_clicks_typing_and_restarts_never_break_a_game(
         if roll < 0.08:
             typed = (str(rng.choice(session.state.legal_moves())) if rng.random() < 0.5
                      else rng.choice(GARBLED))
+            await env.advance_time(0.001)  # a command sent as a board is shown counts as older
             await actor.slash(thread, "move", notation=typed)
             continue
         candidates = [board] * 2 + panels[actor.id][-3:] + boards[-3:-1]

@@ -13,6 +13,7 @@ import pytest
 import simcord
 from simcord.backend.errors import SetupError
 
+from bot.ai_players import is_ai
 from bot.client import create_bot
 from bot.config import Settings
 from bot.sessions import GameSession
@@ -133,3 +134,51 @@ async def test_random_clicks_typing_and_restarts_never_break_a_game(
     if not session.is_over:
         assert controls(latest_board(thread)), "a live game's board has no controls"
     print(game, "plies", session.ply, "over", session.is_over, session.record.result)
+
+
+GAMES = ["qawale", "graps", "grabuge", "granat", "kraut_ruben"]
+
+
+async def test_random_challenges_and_tables_by_anyone_never_break_the_bot(
+    env, world, quick_boards, database_url
+) -> None:
+    """Challenges (to one, two or the bot), tables, and random clicks on whatever is waiting:
+    every game that starts has its thread, its players and a board with controls."""
+    rng = random.Random(f"gathering{os.environ.get('MONKEY_SEED', '')}")
+    members = [world.alice, world.bob, world.carol]
+    for step in range(STEPS // 2):
+        actor = rng.choice(members)
+        roll = rng.random()
+        game = rng.choice(GAMES)
+        if roll < 0.02:
+            old = bot_of(env)
+            await env.restart_bot(create_bot(Settings(database_url=database_url)))
+            await old.close()
+            continue
+        if roll < 0.12:
+            await actor.slash(world.channel, "lobby", game=game)
+            continue
+        if roll < 0.22:
+            others = rng.sample([m for m in members if m is not actor] + [the_bot(env, world)],
+                                rng.choice([1, 1, 2]))
+            extra = {f"opponent{n + 2}": other for n, other in enumerate(others[1:])}
+            await actor.slash(world.channel, "challenge", game=game, opponent=others[0],
+                              **extra)
+            continue
+        waiting = [m for m in world.channel.history()[-6:] if controls(m)]
+        if not waiting:
+            continue
+        message = rng.choice(waiting)
+        try:
+            await use(actor, message, rng.choice(controls(message)), rng)
+        except SetupError:  # the control is gone from the message: no one can click it
+            continue
+        unexpected = unexpected_errors(env.errors, [])
+        assert not unexpected, (step, unexpected)
+    for thread in world.channel.threads:
+        session = await bot_of(env).sessions.in_channel(thread.id)
+        if session is not None and not session.is_over:
+            assert controls(latest_board(thread)), "a live game's board has no controls"
+            people = [seat.user_id for seat in session.record.seats if not is_ai(seat.user_id)]
+            assert len(set(people)) == len(people), "a member holds two seats"
+    print("threads", len(world.channel.threads))

@@ -1,8 +1,10 @@
 """Answering users: private replies, and the one place errors become messages.
 
 Refusals and illegal moves are expected: they are answered privately with their own words.
-Anything else is a bug or an outage: it is logged with its traceback and the user gets an
-honest private message that says whether their move was stored before things went wrong.
+So are Discord's own failures (down, a permission withdrawn, an interaction expired): they are
+logged as warnings, and the user hears that Discord failed. Anything else is a bug: it is
+logged with its traceback and the user gets an honest private message. Both say whether
+their move was stored before things went wrong.
 """
 
 from __future__ import annotations
@@ -48,6 +50,19 @@ STORAGE_TEXTS: dict[type[StorageError], str] = {
 }
 """What a player hears when the database refuses a write (the operator reads the log)."""
 
+DISCORD_FAILURE_STATUSES = frozenset({403, 404, 429})
+"""Besides 5xx, Discord's answers to a sound request it would not serve (a permission
+withdrawn, an interaction or message gone, a rate limit discord.py's retries did not outlast):
+outages to report, not bugs (a 400 is a bug)."""
+
+
+def discord_failed(error: BaseException) -> bool:
+    """True when Discord failed a call the bot made soundly (see `DISCORD_FAILURE_STATUSES`).
+
+    By status, not class: discord.py raises a plain HTTPException for some 5xx answers."""
+    return isinstance(error, discord.HTTPException) and (
+        error.status >= 500 or error.status in DISCORD_FAILURE_STATUSES)
+
 NOTHING_CHANGED = N_("Something went wrong on my side; nothing was changed. Please try again.")
 
 
@@ -71,6 +86,8 @@ def explain(error: BaseException) -> str | None:
             return _("I cannot find {value} among this server's members: pick someone from "
                      "the list Discord suggests.").format(value=value)
         return _("I cannot read {value} here: pick a value from the list.").format(value=value)
+    if isinstance(error, discord.HTTPException) and discord_failed(error):
+        return discord_failed_text(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("This command works in a server channel, not in direct messages.")
     if isinstance(error, app_commands.CheckFailure):
@@ -83,6 +100,18 @@ def illegal_move_text(error: IllegalMove) -> str:
     if not error.template:
         return str(error) or _("That move is not allowed here.")
     return _(error.template).format(**error.params) if error.params else _(error.template)
+
+
+def discord_failed_text(error: discord.HTTPException) -> str:
+    """What to say when Discord failed a call: whether the user's move stands."""
+    move = stored_move.get()
+    if move is not None:
+        return _("Your move `{move}` was stored and stands, but Discord did not take my answer "
+                 "(error {status}). Use `/board` to see the current board.").format(
+                     move=move, status=error.status)
+    return _("Discord did not take my answer just now (error {status}). What you asked may "
+             "have been done all the same: look before you try again.").format(
+                 status=error.status)
 
 
 def unexpected_text() -> str:
@@ -111,7 +140,7 @@ async def answer_error(interaction: Interaction, error: BaseException, where: st
         log.error("%s failed", where, exc_info=error)
         UNEXPECTED_ERRORS.inc()
         text = unexpected_text()
-    elif isinstance(error, StorageError):
+    elif isinstance(error, StorageError) or discord_failed(error):
         log.warning("%s: %s", where, error)
     try:
         await tell(interaction, text)

@@ -18,7 +18,7 @@ from bot.components import (
     Prefix,
 )
 from bot.errors import StaleBoard
-from bot.replies import NOTHING_CHANGED, explain, unexpected_text
+from bot.replies import NOTHING_CHANGED, explain, stored_move, unexpected_text
 from bot.router import plausible
 from engines import IllegalMove
 from storage import StorageBusy, StorageCorrupt, StorageFull, StorageReadOnly
@@ -55,6 +55,39 @@ def test_a_member_who_is_not_in_the_server_is_explained() -> None:
 def test_a_bug_is_not_explained_and_gets_the_honest_default() -> None:
     assert explain(KeyError("stack")) is None
     assert unexpected_text() == NOTHING_CHANGED
+
+
+class Reply:
+    """What discord.py reads of an HTTP response to build its exception."""
+
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "injected"
+
+
+@pytest.mark.parametrize("error", [
+    discord.DiscordServerError(Reply(503), "down"),  # type: ignore[arg-type]
+    discord.Forbidden(Reply(403), "Missing Permissions"),  # type: ignore[arg-type]
+    discord.NotFound(Reply(404), "Unknown interaction"),  # type: ignore[arg-type]
+    discord.HTTPException(Reply(500), "webhook"),  # type: ignore[arg-type]
+    discord.HTTPException(Reply(429), "rate limited"),  # type: ignore[arg-type]
+])
+def test_discord_failing_a_call_is_an_outage_named_as_such_not_a_bug(error: Exception) -> None:
+    text = explain(error)
+    assert text is not None and "Discord did not take my answer" in text
+    assert f"error {error.status}" in text  # type: ignore[attr-defined]
+
+
+def test_a_move_stored_before_discord_failed_is_said_to_stand() -> None:
+    token = stored_move.set("a1:NES")
+    try:
+        text = explain(discord.DiscordServerError(Reply(500), "boom"))  # type: ignore[arg-type]
+    finally:
+        stored_move.reset(token)
+    assert text is not None and "`a1:NES` was stored and stands" in text
+
+
+def test_a_bad_request_is_the_bots_bug_not_an_outage() -> None:
+    assert explain(discord.HTTPException(Reply(400), "Invalid Form Body")) is None  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("decoded", [

@@ -56,12 +56,16 @@ async def env(
     error handler, which simcord records; they are expected. Anything else fails the test.
     """
     yield simcord_env
-    unexpected = unexpected_errors(simcord_env.errors, allowed_errors)
-    if unexpected:
-        raise BaseExceptionGroup("the bot raised unexpected errors", unexpected)
-    await simcord_env.bot.close()
-    if simcord_env.bot is not simcord_bot:
-        await simcord_bot.close()
+    try:
+        unexpected = unexpected_errors(simcord_env.errors, allowed_errors)
+        if unexpected:
+            raise BaseExceptionGroup("the bot raised unexpected errors", unexpected)
+    finally:
+        # Closed even when the test failed: a database left open keeps its worker threads
+        # alive, and pytest would hang at exit instead of reporting the failure.
+        await simcord_env.bot.close()
+        if simcord_env.bot is not simcord_bot:
+            await simcord_bot.close()
 
 
 @dataclass

@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     challenge_and_accept,
     latest_board,
     play_with_components,
+    said,
 )
 from tests.e2e.test_restart import restart
 
@@ -67,6 +68,24 @@ async def test_a_move_stands_when_its_board_cannot_be_posted(env, world) -> None
     reposted = await other.slash(thread, "board")
     assert "Board posted" in reposted.response.content
     assert "move 1" in (latest_board(thread).embeds[0].footer.text or "")
+
+
+async def test_a_move_whose_confirmation_discord_fails_stands_and_the_player_hears_why(
+    env, world, caplog
+) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    env.inject_error("POST", "/webhooks/*", times=1)  # the "Played" followup
+
+    with caplog.at_level(logging.WARNING, logger="bot.replies"):
+        result = await mover.slash(thread, "move", notation="a1:NES")
+
+    assert "Your move `a1:NES` was stored and stands, but Discord did not take my answer " \
+        "(error 500)" in said(result)
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored is not None and stored.ply == 1
+    # An outage, logged as a warning: not a bug of the bot's.
+    assert [r.levelno for r in caplog.records if "/move" in r.getMessage()] == [logging.WARNING]
 
 
 async def test_a_board_whose_controls_cannot_be_removed_is_still_refused_when_clicked(

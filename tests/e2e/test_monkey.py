@@ -1,6 +1,6 @@
 """Random clicks by anyone, on any board or private panel, fresh or stale, doubled, mixed with
-typed moves (legal, garbled, oversized) and restarts: no unexpected error, nothing stored
-that the game does not hold, and no live game left without controls."""
+typed moves (legal, garbled, oversized), Discord failing calls, and restarts: no unexpected
+error, nothing stored that the game does not hold, and no live game left without controls."""
 
 from __future__ import annotations
 
@@ -32,6 +32,14 @@ ENDINGS = ("Resign", "Leave", "Offer draw")
 SKIPPED = {label: 0.97 for label in ENDINGS} | {"Rules": 0.8}
 """How often each of these controls is passed over when drawn (the Rules only say the rules)."""
 GARBLED = (" ", "e2e4", "🙂" * 40, "x" * 100, "a1:NNNNNNNNNNNNNNNN", "keep 9", "reserve -1")
+
+
+def faults(thread_id: int) -> list[tuple[str, str]]:
+    """The calls a game's moves make to Discord: boards posted and edited in the thread,
+    followups and edits through a click's interaction."""
+    return [("POST", f"/channels/{thread_id}/messages"),
+            ("PATCH", f"/channels/{thread_id}/messages/*"),
+            ("POST", "/webhooks/*"), ("PATCH", "/webhooks/*")]
 
 
 def controls(message: discord.Message) -> list[discord.Component]:
@@ -100,7 +108,11 @@ async def test_random_clicks_typing_and_restarts_never_break_a_game(
             await env.restart_bot(create_bot(Settings(database_url=database_url)))
             await old.close()
             continue
-        if roll < 0.08:
+        if roll < 0.05:  # Discord fails the next such call: the move must stand all the same
+            method, path = rng.choice(faults(thread.id))
+            status, code = rng.choice([(500, 0), (403, 50013), (429, 0)])
+            env.inject_error(method, path, status=status, code=code, times=1)
+        elif roll < 0.11:
             typed = (str(rng.choice(session.state.legal_moves())) if rng.random() < 0.5
                      else rng.choice(GARBLED))
             await env.advance_time(0.001)  # a command sent as a board is shown counts as older
@@ -115,7 +127,7 @@ async def test_random_clicks_typing_and_restarts_never_break_a_game(
             continue
         item = rng.choice(items)
         try:
-            if roll < 0.14:  # a double click, both sent before the bot handles either
+            if roll < 0.17:  # a double click, both sent before the bot handles either
                 click = partial(use, actor, message, item, rng)
                 results = await simultaneously(env, click, click)
             else:
@@ -128,6 +140,7 @@ async def test_random_clicks_typing_and_restarts_never_break_a_game(
                                  if m is not None and controls(m)]
         unexpected = unexpected_errors(env.errors, [])
         assert not unexpected, (step, unexpected)
+    await env.advance_time(60)  # a board Discord refused is posted again meanwhile
     session = await bot_of(env).sessions.get(game_id) or session
     record = await bot_of(env).db.get_game(game_id)
     assert record is not None and record.ply == session.ply

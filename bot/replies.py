@@ -63,6 +63,7 @@ def discord_failed(error: BaseException) -> bool:
     return isinstance(error, discord.HTTPException) and (
         error.status >= 500 or error.status in DISCORD_FAILURE_STATUSES)
 
+
 NOTHING_CHANGED = N_("Something went wrong on my side; nothing was changed. Please try again.")
 
 

@@ -45,10 +45,12 @@ def bot_of(env: simcord.Env) -> Ludotheque:
 
 
 async def challenge_and_accept(
-    env: simcord.Env, channel, challenger, opponent, game: str = "qawale"
+    env: simcord.Env, channel, challenger, opponent, game: str = "qawale", **options: Any
 ) -> tuple[simcord.builders.ChannelHandle, GameSession]:
-    """Alice challenges Bob, Bob accepts; returns the game's thread and session."""
-    result = await challenger.slash(channel, "challenge", game=game, opponent=opponent)
+    """Alice challenges Bob (with the challenge's other `options`, e.g. `rated="no"`), Bob
+    accepts; returns the game's thread and session."""
+    result = await challenger.slash(channel, "challenge", game=game, opponent=opponent,
+                                    **options)
     assert not result.ephemeral, result.response.content
     accepted = await opponent.click(result.response.message, label="Accept")
     assert not accepted.ephemeral

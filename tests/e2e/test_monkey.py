@@ -64,15 +64,12 @@ async def start(env, world, game: str, opponent: str) -> tuple[simcord.builders.
                                                               GameSession]:
     """Alice against Bob (rated, or casual: with Hint, and Take back where the game has it),
     or against the easy AI."""
-    if opponent == "bob":
-        return await challenge_and_accept(env, world.channel, world.alice, world.bob, game=game)
-    if opponent == "ai":
-        await world.alice.slash(world.channel, "challenge", game=game,
-                                opponent=the_bot(env, world), level="easy")
-    else:
-        posted = await world.alice.slash(world.channel, "challenge", game=game,
-                                         opponent=world.bob, rated="no")
-        await world.bob.click(posted.response.message, label="Accept")
+    if opponent != "ai":
+        options = {"rated": "no"} if opponent == "casual bob" else {}
+        return await challenge_and_accept(env, world.channel, world.alice, world.bob,
+                                          game=game, **options)
+    await world.alice.slash(world.channel, "challenge", game=game,
+                            opponent=the_bot(env, world), level="easy")
     thread = world.channel.threads[-1]
     session = await bot_of(env).sessions.in_channel(thread.id)
     assert session is not None

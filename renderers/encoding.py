@@ -98,13 +98,15 @@ def _warm_copy(palette: Image.Image) -> Image.Image:
     Mapping a picture to a palette that has mapped pictures before is two to three times
     as fast; each thread has its copy because Pillow fills that cache without a lock.
     """
-    copies: dict[int, Image.Image] = _WARM.__dict__.setdefault("copies", {})
-    copy = copies.get(id(palette))
-    if copy is None:
+    # Keyed by id, so the palette is kept with its copy: a palette let go (a test's, say)
+    # would otherwise leave its id to the next one made, which would get the wrong copy.
+    copies: dict[int, tuple[Image.Image, Image.Image]] = _WARM.__dict__.setdefault("copies", {})
+    kept = copies.get(id(palette))
+    if kept is None:
         copy = Image.new("P", (1, 1))
         copy.putpalette(palette.getpalette() or [])
-        copies[id(palette)] = copy
-    return copy
+        kept = copies[id(palette)] = (palette, copy)
+    return kept[1]
 
 
 _PALETTES: dict[str, Image.Image] = {}

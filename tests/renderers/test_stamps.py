@@ -133,3 +133,14 @@ def test_a_pasted_picture_stamp_looks_as_pasting_the_picture_through_its_alpha(
     expected = Image.new("RGB", (160, 100), BACKGROUND)
     expected.paste(card, where, card)
     assert canvas.image.tobytes() == expected.tobytes()
+
+
+def test_a_palette_made_after_another_was_let_go_maps_pictures_to_its_own_colours() -> None:
+    # A new palette often takes the memory, and so the id, of one just let go.
+    for shade in range(40, 240, 10):
+        colours = Image.new("RGB", (2, 1))
+        colours.putdata([(shade, 0, 0), (0, shade, 0)])
+        palette = colours.quantize(2)
+        picture = Image.new("RGB", (30, 30), (shade, 0, 0))
+        assert _decoded(encode_png(picture, palette)).getpixel((5, 5)) == (shade, 0, 0)
+        del palette

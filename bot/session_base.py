@@ -598,6 +598,10 @@ class SessionBase:
             return  # the game moved on meanwhile (a resignation, an abort): nothing to play
         except Exception:
             log.exception("game %s: the AI could not play ply %s", self.id, ply)
+        finally:
+            # Stopped while thinking (the game's thread deleted, the bot closing): the worker
+            # need not finish a move nobody will play.
+            thinking.cancel()
 
     async def _typing(self) -> None:
         try:

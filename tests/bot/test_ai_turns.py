@@ -27,6 +27,7 @@ class SlowThinker:
 
     def __init__(self, delay: float = 0.0, fail: bool = False) -> None:
         self.delay, self.fail, self.calls, self.answered = delay, fail, 0, 0
+        self.stopped = 0
 
     async def choose(self, game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
         self.calls += 1
@@ -36,6 +37,9 @@ class SlowThinker:
                 raise RuntimeError("the worker died")
             state = GAMES[game_id].load(dump)
             return str(state.legal_moves()[0])
+        except asyncio.CancelledError:
+            self.stopped += 1
+            raise
         finally:
             self.answered += 1
 
@@ -101,6 +105,20 @@ async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Datab
     stored = await db.get_game(session.id)
     assert stored is not None and stored.status is GameStatus.FINISHED and stored.ply == 1
     assert thinker.calls == 1
+    sessions.close()
+
+
+async def test_an_ai_stopped_while_it_thinks_stops_thinking(db: Database) -> None:
+    thinker = SlowThinker(delay=30)
+    sessions = SessionManager(db, GAME_UIS, FakePublisher(), thinker)
+    game = await db.get_game(await ai_first_game(db))
+    assert game is not None
+    session = await sessions.start(game)
+    await eventually(lambda: thinker.calls == 1, "the AI started thinking")
+    assert await session.home_deleted()  # its thread was deleted: the game is aborted
+    await eventually(lambda: thinker.stopped == 1, "the thinking was stopped")
+    stored = await db.get_game(session.id)
+    assert stored is not None and stored.status is GameStatus.ABORTED and stored.ply == 0
     sessions.close()
 
 

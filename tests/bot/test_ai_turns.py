@@ -16,6 +16,7 @@ import ai
 from bot.ai_players import ProcessThinker, ai_name, ai_seed, ai_user_id
 from bot.games import GAME_UIS
 from bot.session_manager import SessionManager
+from bot.sessions import GameSession
 from engines import GAMES
 from storage import Database, GameStatus, Seat
 from tests.bot.fakes import ALICE, FakePublisher
@@ -92,13 +93,20 @@ async def test_a_failing_ai_is_logged_and_the_game_waits(
     assert any("the AI could not play" in r.getMessage() for r in caplog.records)
 
 
-async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Database) -> None:
-    thinker = SlowThinker(delay=0.05)
+async def started_thinking(db: Database, thinker: SlowThinker
+                           ) -> tuple[SessionManager, GameSession]:
+    """The sessions, and a game whose AI (seat 0) has started thinking about its first move."""
     sessions = SessionManager(db, GAME_UIS, FakePublisher(), thinker)
     game = await db.get_game(await ai_first_game(db))
     assert game is not None
     session = await sessions.start(game)
     await eventually(lambda: thinker.calls == 1, "the AI started thinking")
+    return sessions, session
+
+
+async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Database) -> None:
+    thinker = SlowThinker(delay=0.05)
+    sessions, session = await started_thinking(db, thinker)
     await session.resign(ALICE)
     await eventually(lambda: thinker.answered == 1, "the AI answered")
     await asyncio.sleep(0.05)  # what the session would do with that answer, it would do now
@@ -110,11 +118,7 @@ async def test_a_resignation_while_the_ai_thinks_ends_the_game_cleanly(db: Datab
 
 async def test_an_ai_stopped_while_it_thinks_stops_thinking(db: Database) -> None:
     thinker = SlowThinker(delay=30)
-    sessions = SessionManager(db, GAME_UIS, FakePublisher(), thinker)
-    game = await db.get_game(await ai_first_game(db))
-    assert game is not None
-    session = await sessions.start(game)
-    await eventually(lambda: thinker.calls == 1, "the AI started thinking")
+    sessions, session = await started_thinking(db, thinker)
     assert await session.home_deleted()  # its thread was deleted: the game is aborted
     await eventually(lambda: thinker.stopped == 1, "the thinking was stopped")
     stored = await db.get_game(session.id)

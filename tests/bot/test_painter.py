@@ -17,6 +17,7 @@ from engines import GAMES
 from i18n import Language, use_language
 from renderers import render
 from renderers.chart import RatingChartView, render_rating_chart
+from tests.renderers.pixels import how_they_differ
 from tests.replay_games import random_game
 from tests.waiting import eventually
 
@@ -140,7 +141,9 @@ async def test_a_render_worker_that_dies_is_replaced_and_the_picture_still_drawn
         os.kill(dead, signal.SIGKILL)  # out of memory, say
         await asyncio.sleep(0.2)
         again = await painter.paint(state.view(None), None)
-        assert again == first == render(state.view(None))
+        drawn_here = render(state.view(None))
+        assert first == drawn_here, how_they_differ(first, drawn_here)
+        assert again == first, how_they_differ(first, again)
         assert painter.workers == 1 and dead not in painter.pids()
     finally:
         painter.close()

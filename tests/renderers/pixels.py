@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 
 def image(png: bytes) -> Image.Image:
@@ -28,3 +28,17 @@ def rgb(colour: str) -> tuple[int, int, int]:
 def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 12) -> bool:
     """True when two colours differ by at most `tolerance` on every channel."""
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def how_they_differ(first: bytes, second: bytes) -> str:
+    """Where two PNGs that should be the same differ: for a failing test to say."""
+    a, b = image(first), image(second)
+    if a.size != b.size:
+        return f"sizes {a.size} and {b.size}"
+    box = ImageChops.difference(a, b).getbbox()
+    if box is None:
+        return "the same pixels, in different bytes (palette or compression)"
+    changed = sum(1 for x, y in zip(a.getdata(), b.getdata(), strict=True) if x != y)
+    corner = (box[0], box[1])
+    return (f"{changed} pixels differ, within {box}; at {corner}: "
+            f"{a.getpixel(corner)} and {b.getpixel(corner)}")

@@ -23,7 +23,7 @@ from renderers.granat import (
     must_capture,
 )
 from renderers.recording import recording
-from tests.renderers.pixels import close
+from tests.renderers.pixels import close, how_they_differ
 from tests.renderers.pixels import pixel as _pixel
 from tests.renderers.pixels import rgb as _rgb
 
@@ -55,7 +55,8 @@ def test_same_input_gives_identical_bytes_and_leaves_the_view_alone() -> None:
     view = _state(BEFORE_DOUBLE).view(None)
     before = copy.deepcopy(view)
     first = render(view, "a13xg7xi5", preview=True, names=["Alice", "Bob"])
-    assert render(copy.deepcopy(view), "a13xg7xi5", preview=True, names=["Alice", "Bob"]) == first
+    again = render(copy.deepcopy(view), "a13xg7xi5", preview=True, names=["Alice", "Bob"])
+    assert again == first, how_they_differ(first, again)
     assert view == before
 
 

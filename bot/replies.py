@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from contextvars import ContextVar
+from typing import TypeGuard
 
 import discord
 from discord import app_commands
@@ -56,7 +57,7 @@ withdrawn, an interaction or message gone, a rate limit discord.py's retries did
 outages to report, not bugs (a 400 is a bug)."""
 
 
-def discord_failed(error: BaseException) -> bool:
+def discord_failed(error: BaseException) -> TypeGuard[discord.HTTPException]:
     """True when Discord failed a call the bot made soundly (see `DISCORD_FAILURE_STATUSES`).
 
     By status, not class: discord.py raises a plain HTTPException for some 5xx answers."""
@@ -87,7 +88,7 @@ def explain(error: BaseException) -> str | None:
             return _("I cannot find {value} among this server's members: pick someone from "
                      "the list Discord suggests.").format(value=value)
         return _("I cannot read {value} here: pick a value from the list.").format(value=value)
-    if isinstance(error, discord.HTTPException) and discord_failed(error):
+    if discord_failed(error):
         return discord_failed_text(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("This command works in a server channel, not in direct messages.")

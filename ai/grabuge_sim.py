@@ -287,7 +287,8 @@ class Sim:
     def keep_column(self, rng: random.Random) -> int:
         """The reserve column (0–3) where the card just turned costs least (`KeepCosts`)."""
         costs, rank = KEEP_COSTS, self.drawn
-        need = self._distance(rank)
+        distance = self._distances()
+        need = distance[rank]
         columns = self.reserves[self.to_move]
         best, best_cost = 0, 1e9
         free_cost: float | None = None
@@ -302,56 +303,21 @@ class Sim:
             elif column[-1] == rank + 1:
                 cost = costs.chain_per_card * len(column) + costs.chain_per_rank_away * need
             else:
-                cost = self._cover_cost(rank, need, column)
+                cost = _cover_cost(rank, column, distance)
             if cost < best_cost:
                 best, best_cost = index, cost
         return best
 
-    def _cover_cost(self, rank: int, need: int, column: list[int]) -> float:
-        """What keeping a card of `rank` (`need` ranks from going) on `column` costs."""
-        costs, tops = KEEP_COSTS, self.tops
-        covered = column[-1]
-        # Covering delays the covered card by as much as the kept one is further away
-        # (`_distance`, inlined: this is the playouts' busiest question).
-        below = covered - 1
-        while below > 0 and tops[below] == 0:
-            below -= 1
-        delay = need - (covered - 1 - below)
-        if delay < 0:
-            delay = 0
-        cost = (costs.cover + costs.delay * delay + costs.delay_squared * delay * delay
-                + costs.depth * len(column))
-        sooner = 0
-        for card in column:
-            below = card - 1
-            while below > 0 and tops[below] == 0:
-                below -= 1
-            if card - 1 - below < need:
-                sooner += 1
-        cost += costs.per_card_needed_sooner * sooner
-        if covered == KING:
-            cost += costs.cover_king
-        elif covered == KING - 1:
-            cost += costs.cover_queen
-        if rank == KING:
-            cost += costs.keep_king
-        if covered == rank:
-            cost += costs.twin
-        elif covered == rank + 2:
-            cost += costs.two_above
-        elif covered == rank + 3:
-            cost += costs.three_above
-        elif covered == rank - 1:
-            cost += costs.one_below
-        return cost
-
-    def _distance(self, rank: int) -> int:
-        """Ranks still to be played before a card of `rank` can go on the tableau."""
+    def _distances(self) -> list[int]:
+        """For each rank (index 1–13), the ranks still to be played before it can go."""
         tops = self.tops
-        below = rank - 1
-        while below > 0 and tops[below] == 0:
-            below -= 1
-        return rank - 1 - below
+        distance = [0] * (KING + 1)
+        below = 0  # the highest pile top under the rank (0: none, a new pile from an Ace)
+        for rank in range(1, KING + 1):
+            distance[rank] = rank - 1 - below
+            if rank < KING and tops[rank]:
+                below = rank
+        return distance
 
     def reserve_column(self, columns: list[int], rng: random.Random) -> int:
         """Which playable reserve card to play first (`ReserveOrder`; ties at random)."""
@@ -438,3 +404,31 @@ class Sim:
         result = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
         # Most worlds give every move the same result; the margin still tells them apart.
         return result + MARGIN_WEIGHT * margin / (abs(margin) + MARGIN_SCALE)
+
+
+def _cover_cost(rank: int, column: list[int], distance: list[int]) -> float:
+    """What keeping a card of `rank` on the non-empty `column` costs (`KeepCosts`)."""
+    costs, covered, need = KEEP_COSTS, column[-1], distance[rank]
+    # Covering delays the covered card by as much as the kept one is further away.
+    delay = need - distance[covered]
+    if delay < 0:
+        delay = 0
+    cost = (costs.cover + costs.delay * delay + costs.delay_squared * delay * delay
+            + costs.depth * len(column))
+    sooner = sum(1 for card in column if distance[card] < need)
+    cost += costs.per_card_needed_sooner * sooner
+    if covered == KING:
+        cost += costs.cover_king
+    elif covered == KING - 1:
+        cost += costs.cover_queen
+    if rank == KING:
+        cost += costs.keep_king
+    if covered == rank:
+        cost += costs.twin
+    elif covered == rank + 2:
+        cost += costs.two_above
+    elif covered == rank + 3:
+        cost += costs.three_above
+    elif covered == rank - 1:
+        cost += costs.one_below
+    return cost

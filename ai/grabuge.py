@@ -136,10 +136,10 @@ class KeepTrace(NamedTuple):
     bury: float
 
 
-CAREFUL_TRACE = KeepTrace(chain=0.296, bury=0.174)
+CAREFUL_TRACE = KeepTrace(chain=0.285, bury=0.30)
 """Measured on playouts of the careful policy (`Sim.keep_column`)."""
 
-CARELESS_TRACE = KeepTrace(chain=0.076, bury=0.476)
+CARELESS_TRACE = KeepTrace(chain=0.082, bury=0.476)
 """Measured on playouts keeping in any column at random."""
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from engines.grabuge import (
     ACE,
@@ -21,71 +20,14 @@ from engines.grabuge import (
     GrabugeState,
 )
 
+EMPTY_COLUMN_COST = 0.5
+"""What a free reserve slot is worth, in ranks of delay: keep it for a card that needs it."""
 
-@dataclass(frozen=True, slots=True)
-class KeepCosts:
-    """What keeping the turned card on a reserve column costs its keeper; the cheapest wins.
+NO_CHAIN_COST = 1.5
+"""Extra cost of covering a card that does not follow the kept one (no free unwinding)."""
 
-    Costs are in ranks of delay. They were tuned together by `bench/grabuge_policy.py`, for
-    the policy's own score against a random keeper; a small weight there is worth keeping
-    only because the tuning kept it.
-    """
-
-    free_column: float = 0.85
-    """An empty column: keep it for a card that needs it."""
-    per_free_column: float = 0.53
-    """Added to a free column's cost for each column still free (a spare is cheap)."""
-    king_in_free_column: float = -0.25
-    """A King alone waits where it blocks nothing."""
-    chain_per_card: float = -0.5
-    """On the card one rank above (playing the kept card frees it): per card in the column,
-    because a long chain unwinds whole."""
-    chain_per_rank_away: float = -0.05
-    """On a chain, per rank the kept card must still wait."""
-    cover: float = 1.5
-    """On any other card."""
-    delay: float = 1.0
-    """Per rank the covered card must now wait longer than it would have (linear part)."""
-    delay_squared: float = -0.12
-    """The same delay, squared: a long delay hurts a little less than in proportion."""
-    depth: float = 0.5
-    """Per card already in the column: long columns bury more."""
-    per_card_needed_sooner: float = 0.245
-    """Per card in the column that could go before the kept one."""
-    cover_king: float = 0.81
-    """Covering a King: crowning a pile is a paquet."""
-    cover_queen: float = 0.13
-    """Covering a Queen: it readies a pile for a King."""
-    keep_king: float = -0.26
-    """Keeping a King on another card: nothing is needed after it."""
-    twin: float = -1.62
-    """On a card of the same rank: they wait for the same pile top."""
-    two_above: float = -0.75
-    """On a card two ranks above: a near chain, completed by a single card."""
-    three_above: float = 0.35
-    """On a card three ranks above."""
-    one_below: float = 1.25
-    """On the card one rank below: the kept card buries the card it must follow."""
-
-
-@dataclass(frozen=True, slots=True)
-class ReserveOrder:
-    """Which playable reserve card goes first when several can: the highest score."""
-
-    frees_the_next: float = 0.867
-    """The card under it is one rank above: the column goes on unwinding."""
-    frees_the_grabuge: float = -0.68
-    """It lets the grabuge play (which then comes first); better keep that for later."""
-    per_card: float = -0.12
-    """Per card in its column: short columns empty sooner and free a slot."""
-    king: float = -0.5
-    """A King can wait: only its own pile needs it."""
-    twin_under: float = -0.133
-    """The card under it has the same rank and will want the same pile top."""
-
-
-KEEP_COSTS = KeepCosts()
-RESERVE_ORDER = ReserveOrder()
+DEPTH_COST = 0.5
+"""Extra cost per card already in a column: long columns bury more."""
 
 MARGIN_WEIGHT = 0.1
 """How much a playout's paquet margin adds to its result (a tie-break between moves)."""
@@ -108,6 +50,7 @@ class Sim:
         "gdown",
         "gtop",
         "hand",
+        "noise",
         "over",
         "reserves",
         "talon",
@@ -133,6 +76,8 @@ class Sim:
         self.drew = False
         self.to_move = 0
         self.over = False
+        self.noise = 0.0
+        """Random jitter added to the keep costs (0: the pure heuristic)."""
         self.careless = [0.0, 0.0]
         """Each seat's chance of keeping a card in any column at random (its opponent model)."""
 
@@ -181,6 +126,7 @@ class Sim:
         other.drew = self.drew
         other.to_move = self.to_move
         other.over = self.over
+        other.noise = self.noise
         other.careless = self.careless  # shared: set once per decision, only read after
         return other
 
@@ -285,63 +231,43 @@ class Sim:
     # -- the playout policy ----------------------------------------------------------------
 
     def keep_column(self, rng: random.Random) -> int:
-        """The reserve column (0–3) where the card just turned costs least (`KeepCosts`)."""
-        costs, rank = KEEP_COSTS, self.drawn
-        distance = self._distances()
-        need = distance[rank]
-        columns = self.reserves[self.to_move]
+        """The reserve column (0–3) where the card just turned blocks least."""
+        rank, tops, noise = self.drawn, self.tops, self.noise
+        need = self._distance(rank)
         best, best_cost = 0, 1e9
-        free_cost: float | None = None
-        for index, column in enumerate(columns):
+        for index, column in enumerate(self.reserves[self.to_move]):
             if not column:
-                if free_cost is None:
-                    free = sum(1 for other in columns if not other)
-                    free_cost = costs.free_column + costs.per_free_column * free
-                    if rank == KING:
-                        free_cost += costs.king_in_free_column
-                cost = free_cost
+                cost = EMPTY_COLUMN_COST
             elif column[-1] == rank + 1:
-                cost = costs.chain_per_card * len(column) + costs.chain_per_rank_away * need
+                if not noise:
+                    return index  # nothing costs less: playing the kept card frees the other
+                cost = 0.0
             else:
-                cost = _cover_cost(rank, column, distance)
+                # Covering delays the covered card by as much as the kept one is further
+                # away (`_distance`, inlined: this is the playouts' busiest question).
+                covered = column[-1]
+                below = covered - 1
+                while below > 0 and tops[below] == 0:
+                    below -= 1
+                delay = need - (covered - 1 - below)
+                cost = (delay if delay > 0 else 0) + NO_CHAIN_COST + DEPTH_COST * len(column)
+            if noise:
+                cost += noise * rng.random()
             if cost < best_cost:
                 best, best_cost = index, cost
         return best
 
-    def _distances(self) -> list[int]:
-        """For each rank (index 1–13), the ranks still to be played before it can go."""
+    def _distance(self, rank: int) -> int:
+        """Ranks still to be played before a card of `rank` can go on the tableau."""
         tops = self.tops
-        distance = [0] * (KING + 1)
-        below = 0  # the highest pile top under the rank (0: none, a new pile from an Ace)
-        for rank in range(1, KING + 1):
-            distance[rank] = rank - 1 - below
-            if rank < KING and tops[rank]:
-                below = rank
-        return distance
+        below = rank - 1
+        while below > 0 and tops[below] == 0:
+            below -= 1
+        return rank - 1 - below
 
     def reserve_column(self, columns: list[int], rng: random.Random) -> int:
-        """Which playable reserve card to play first (`ReserveOrder`; ties at random)."""
-        order, seat = RESERVE_ORDER, self.to_move
-        reserve = self.reserves[seat]
-        grabuge = 0 if self.became[seat] else self.gtop[seat]
-        best, best_score = columns[0], -1e9
-        for index in columns:
-            column = reserve[index]
-            card = column[-1]
-            score = order.per_card * len(column) + rng.random() * 1e-6
-            if len(column) > 1:
-                under = column[-2]
-                if under == card + 1:
-                    score += order.frees_the_next
-                elif under == card:
-                    score += order.twin_under
-            if grabuge == card + 1:
-                score += order.frees_the_grabuge
-            if card == KING:
-                score += order.king
-            if score > best_score:
-                best, best_score = index, score
-        return best
+        """Which playable reserve card to play first (the order rarely matters)."""
+        return columns[0] if len(columns) == 1 else rng.choice(columns)
 
     def run(self, rng: random.Random) -> None:
         """Play on to the end with the playout policy (the engine's `_advance`, looped).
@@ -404,31 +330,3 @@ class Sim:
         result = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
         # Most worlds give every move the same result; the margin still tells them apart.
         return result + MARGIN_WEIGHT * margin / (abs(margin) + MARGIN_SCALE)
-
-
-def _cover_cost(rank: int, column: list[int], distance: list[int]) -> float:
-    """What keeping a card of `rank` on the non-empty `column` costs (`KeepCosts`)."""
-    costs, covered, need = KEEP_COSTS, column[-1], distance[rank]
-    # Covering delays the covered card by as much as the kept one is further away.
-    delay = need - distance[covered]
-    if delay < 0:
-        delay = 0
-    cost = (costs.cover + costs.delay * delay + costs.delay_squared * delay * delay
-            + costs.depth * len(column))
-    sooner = sum(1 for card in column if distance[card] < need)
-    cost += costs.per_card_needed_sooner * sooner
-    if covered == KING:
-        cost += costs.cover_king
-    elif covered == KING - 1:
-        cost += costs.cover_queen
-    if rank == KING:
-        cost += costs.keep_king
-    if covered == rank:
-        cost += costs.twin
-    elif covered == rank + 2:
-        cost += costs.two_above
-    elif covered == rank + 3:
-        cost += costs.three_above
-    elif covered == rank - 1:
-        cost += costs.one_below
-    return cost

@@ -38,7 +38,9 @@ def how_they_differ(first: bytes, second: bytes) -> str:
     box = ImageChops.difference(a, b).getbbox()
     if box is None:
         return "the same pixels, in different bytes (palette or compression)"
-    changed = sum(1 for x, y in zip(a.getdata(), b.getdata(), strict=True) if x != y)
-    corner = (box[0], box[1])
-    return (f"{changed} pixels differ, within {box}; at {corner}: "
-            f"{a.getpixel(corner)} and {b.getpixel(corner)}")
+    # The box's corner need not differ itself: name the first pixel that does.
+    differing = [index for index, (x, y) in enumerate(zip(a.getdata(), b.getdata(), strict=True))
+                 if x != y]
+    first_at = (differing[0] % a.width, differing[0] // a.width)
+    return (f"{len(differing)} pixels differ, within {box}; first at {first_at}: "
+            f"{a.getpixel(first_at)} and {b.getpixel(first_at)}")

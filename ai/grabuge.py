@@ -10,8 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ai.base import AnyState
@@ -170,80 +169,8 @@ def _likelihood(trace: KeepTrace, gap: int) -> float:
 READS_THE_OPPONENT = frozenset({"medium", "hard"})
 """The levels that play their opponent as its reserve shows it keeps."""
 
-
-@dataclass(frozen=True)
-class SearchBudget:
-    """How many worlds a level plays its choices out in, and when it may stop early."""
-
-    first: int
-    """Worlds played before any choice may be let go."""
-    batch: int
-    """Worlds played between two looks at the estimates."""
-    most: int
-    """Worlds played at most."""
-    lead: float
-    """How many standard errors behind the leader a choice must fall to be let go."""
-
-
-NEVER = math.inf
-"""A lead no estimate reaches: the level plays all its worlds."""
-
-BUDGETS: dict[str, SearchBudget] = {
-    "easy": SearchBudget(first=6, batch=6, most=6, lead=NEVER),
-    # Most of medium's choices are close: in `bench/grabuge_regret.py` 200 worlds picked a
-    # worse column often enough to cost 0.2 of a game per game, the race 0.12.
-    "medium": SearchBudget(first=100, batch=100, most=2000, lead=2.0),
-    "hard": SearchBudget(first=300, batch=300, most=300, lead=NEVER),
-}
-"""Worlds sampled per decision by level; every remaining choice is played out in each."""
-
-
-def _distinct(sim: Sim, seat: int, columns: list[int]) -> list[int]:
-    """The first of each set of columns holding the same cards (the same choice twice)."""
-    seen: set[tuple[int, ...]] = set()
-    distinct = []
-    for column in columns:
-        cards = tuple(sim.reserves[seat][column])
-        if cards not in seen:
-            seen.add(cards)
-            distinct.append(column)
-    return distinct
-
-
-def race(play_world: Callable[[list[int]], list[float]], columns: list[int],
-         budget: SearchBudget) -> int:
-    """The column whose playouts score best, worlds added until the leader stands out.
-
-    `play_world` plays the columns it is given out in one new world, each with the same deck
-    and playout seed (common random numbers), so columns are compared world by world; a
-    column is let go once it trails the leader by `budget.lead` standard errors of those
-    paired differences, or has never differed from it at all.
-    """
-    rewards: dict[int, list[float]] = {column: [] for column in columns}
-    active = list(columns)
-    played = 0
-    while len(active) > 1 and played < budget.most:
-        size = budget.first if played == 0 else min(budget.batch, budget.most - played)
-        for _ in range(size):
-            for column, reward in zip(active, play_world(active), strict=True):
-                rewards[column].append(reward)
-        played += size
-        leader = max(active, key=lambda column: (sum(rewards[column]), -column))
-        active = [column for column in active
-                  if column == leader or not _left_behind(rewards[leader], rewards[column],
-                                                          budget.lead)]
-    return max(active, key=lambda column: (sum(rewards[column]), -column))
-
-
-def _left_behind(leader: list[float], other: list[float], lead: float) -> bool:
-    """Whether `other` trails `leader` by `lead` standard errors, or never differed from it."""
-    count = len(leader)
-    differences = [ahead - behind for ahead, behind in zip(leader, other, strict=True)]
-    mean = sum(differences) / count
-    variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
-    if variance == 0:
-        return mean >= 0 and lead != NEVER
-    return mean > lead * math.sqrt(variance / count)
+WORLDS: dict[str, int] = {"easy": 6, "medium": 200, "hard": 300}
+"""Worlds sampled per decision by level; every legal move is played out once in each."""
 
 
 class GrabugeAI(GameAI):
@@ -252,11 +179,10 @@ class GrabugeAI(GameAI):
     Easy keeps a card where it blocks least (the playout policy itself). Medium and hard
     sample worlds, play each legal move on to the end in the fast rank-only game with the
     same deck order and policy seed (common random numbers: luck weighs on every move
-    alike), and pick the best total; medium adds worlds until its best move stands out
-    (`race`). Medium and hard play the opponent in those playouts as its reserve shows it
-    keeps (`carelessness`): a player who keeps anywhere leaves other chances open than one
-    who keeps with care. `ai.mcts` still works with `sample`, `playout_move` and `evaluate`,
-    but plays far fewer games for the same time.
+    alike), and pick the best total. Medium and hard play the opponent in those playouts
+    as its reserve shows it keeps (`carelessness`): a player who keeps anywhere leaves
+    other chances open than one who keeps with care. `ai.mcts` still works with `sample`,
+    `playout_move` and `evaluate`, but plays far fewer games for the same time.
     """
 
     game_id = "grabuge"
@@ -273,33 +199,31 @@ class GrabugeAI(GameAI):
         return rng.choice(state.legal_moves())
 
     def choose_move(self, state: AnyState, level: str, rng: random.Random) -> Any:
-        """Monte Carlo over the legal moves, every move tried on the same worlds."""
+        """Flat Monte Carlo over the legal moves, every move tried on the same worlds."""
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
+        worlds = WORLDS[level]
         seat = state.current_player
         assert isinstance(state, GrabugeState) and seat is not None
-        # Suits never matter in the fast game, so one world rebuilt from the view gives
-        # every world's cards: each world only shuffles them anew.
-        world = self.sample(state, seat, rng)
-        assert isinstance(world, GrabugeState)
-        base = Sim.from_state(world)
+        totals = [0.0] * len(legal)
         # The opponent is played as it has played so far: its reserve shows how it keeps.
         # Reading the opponent is a skill easy lacks: it expects care from everyone.
-        base.careless = [0.0, 0.0]
+        careless = [0.0, 0.0]
         if level in READS_THE_OPPONENT:
-            base.careless[1 - seat] = carelessness(state, 1 - seat)
+            careless[1 - seat] = carelessness(state, 1 - seat)
         # The choices at one decision are all keeps or all reserve plays.
         apply = Sim.keep if isinstance(legal[0], KeepCard) else Sim.play_reserve
-        columns = _distinct(base, seat, [move.column - 1 for move in legal])
-
-        def play_world(active: list[int]) -> list[float]:
-            world = base.copy()
-            rng.shuffle(world.deck)
-            return world.rewards_after(seat, apply, active, rng.random())
-
-        best = columns[0] if len(columns) == 1 else race(play_world, columns, BUDGETS[level])
-        return next(move for move in legal if move.column - 1 == best)
+        columns = [move.column - 1 for move in legal]
+        for _ in range(worlds):
+            world = self.sample(state, seat, rng)
+            assert isinstance(world, GrabugeState)
+            base = Sim.from_state(world, rng)
+            base.careless = careless
+            rewards = base.rewards_after(seat, apply, columns, rng.random())
+            totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
+        best = max(range(len(legal)), key=lambda index: (totals[index], -index))
+        return legal[best]
 
     def evaluate(self, state: AnyState) -> list[float]:
         """Each seat's chance from its paquet lead (crowned, bonus, leftover cards so far)."""
@@ -308,4 +232,4 @@ class GrabugeAI(GameAI):
         return [chance, 1 - chance]
 
 
-__all__ = ["BUDGETS", "GrabugeAI", "SearchBudget", "race", "state_from_view"]
+__all__ = ["GrabugeAI", "state_from_view"]

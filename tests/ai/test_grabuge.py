@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 import random
 
 import pytest
@@ -11,15 +10,12 @@ import pytest
 import ai
 from ai.base import is_chance, sample_chance
 from ai.grabuge import (
-    BUDGETS,
     CAREFUL_TRACE,
     CARELESS_PRIOR,
     CARELESS_TRACE,
     GrabugeAI,
     KeepTrace,
-    SearchBudget,
     carelessness,
-    race,
     state_from_view,
 )
 from ai.grabuge_sim import Sim
@@ -269,60 +265,3 @@ def test_the_opponent_model_traces_are_those_of_the_two_keepers() -> None:
         measured = KeepTrace(chain=chains / pairs, bury=buried / pairs)
         assert abs(measured.chain - trace.chain) < 0.04, (seat, measured)
         assert abs(measured.bury - trace.bury) < 0.04, (seat, measured)
-
-
-class _Worlds:
-    """Made-up worlds for `race`: each column's reward drawn around its own true value."""
-
-    def __init__(self, values: dict[int, float], noise: float, seed: int) -> None:
-        self.values, self.noise, self.rng = values, noise, random.Random(seed)
-        self.played = 0
-
-    def __call__(self, active: list[int]) -> list[float]:
-        self.played += 1
-        luck = self.rng.gauss(0, 1)  # what every column shares in one world
-        return [self.values[column] + luck + self.noise * self.rng.gauss(0, 1)
-                for column in active]
-
-
-MEDIUM = BUDGETS["medium"]
-
-
-def test_a_choice_worse_in_every_world_is_let_go_at_the_first_look() -> None:
-    worlds = _Worlds({0: 0.0, 1: 0.5, 2: 0.2}, noise=0.0, seed=1)
-    assert race(worlds, [0, 1, 2], MEDIUM) == 1
-    assert worlds.played == MEDIUM.first
-
-
-def test_choices_that_never_differ_are_settled_at_the_first_look() -> None:
-    worlds = _Worlds({0: 0.3, 2: 0.3, 3: 0.3}, noise=0.0, seed=2)
-    assert race(worlds, [0, 2, 3], MEDIUM) == 0  # the first of equals, as before
-    assert worlds.played == MEDIUM.first
-
-
-def test_a_close_call_gets_more_worlds_and_finds_the_better_column() -> None:
-    raced, flat, played = [], [], 0
-    for seed in range(20):
-        worlds = _Worlds({0: 0.0, 1: 0.03}, noise=0.3, seed=seed)
-        raced.append(race(worlds, [0, 1], MEDIUM))
-        played += worlds.played
-        worlds = _Worlds({0: 0.0, 1: 0.03}, noise=0.3, seed=seed)
-        flat.append(race(worlds, [0, 1], SearchBudget(200, 200, 200, math.inf)))
-    assert raced.count(1) == 20
-    assert flat.count(1) < 20  # 200 worlds alone mistake this gap now and then
-    assert played > 20 * MEDIUM.first
-
-
-def test_a_flat_budget_plays_every_world_even_for_a_clear_choice() -> None:
-    flat = SearchBudget(first=50, batch=50, most=50, lead=math.inf)
-    worlds = _Worlds({0: 0.0, 1: 1.0}, noise=0.0, seed=3)
-    assert race(worlds, [0, 1], flat) == 1 and worlds.played == 50
-
-
-def test_two_columns_holding_the_same_cards_are_one_choice() -> None:
-    # Columns 3 and 4 are both empty: keeping in either is the same, so 4 is never tried.
-    for number, state in enumerate(_positions(12)):
-        if state.decision() != "keep" or state.reserves[state.to_move][2:] != [[], []]:
-            continue
-        move = ai.choose_move(state, "medium", rng=random.Random(number))
-        assert move != KeepCard(4)

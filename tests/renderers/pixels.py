@@ -39,8 +39,8 @@ def how_they_differ(first: bytes, second: bytes) -> str:
     if box is None:
         return "the same pixels, in different bytes (palette or compression)"
     # The box's corner need not differ itself: name the first pixel that does.
-    differing = [index for index, (x, y) in enumerate(zip(a.getdata(), b.getdata(), strict=True))
-                 if x != y]
+    pairs = zip(a.getdata(), b.getdata(), strict=True)
+    differing = [index for index, (ours, theirs) in enumerate(pairs) if ours != theirs]
     first_at = (differing[0] % a.width, differing[0] // a.width)
     return (f"{len(differing)} pixels differ, within {box}; first at {first_at}: "
             f"{a.getpixel(first_at)} and {b.getpixel(first_at)}")

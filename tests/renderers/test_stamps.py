@@ -13,6 +13,7 @@ from renderers import render
 from renderers.common import BACKGROUND, PANEL, Canvas
 from renderers.encoding import encode_png, seeded_position
 from renderers.stamps import font, picture_stamp
+from tests.renderers.pixels import how_they_differ
 
 Draw = Callable[[ImageDraw.ImageDraw], None]
 
@@ -95,7 +96,8 @@ def test_renders_do_not_leak_into_each_other(game: str, players: int, moves: int
     first, other = first_state.view(None), other_state.view(None)
     before = render(first, last, names=names)
     render(other, other_last, preview=True, names=names)
-    assert render(first, last, names=names) == before
+    again = render(first, last, names=names)
+    assert again == before, how_they_differ(before, again)
 
 
 def _decoded(png: bytes) -> Image.Image:

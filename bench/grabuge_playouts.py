@@ -1,6 +1,7 @@
 """Le Grabuge search against a random keeper, entirely in the fast suit-blind game.
 
-    python bench/grabuge_playouts.py [--worlds N] [--games G] [--first F] [--sees-cards]
+    python bench/grabuge_playouts.py [--worlds N] [--games G] [--first F]
+                                     [--sees-cards | --sees-next K]
 
 A quick, low-variance bench for search ideas: a thousand games take minutes where
 `bench/arena.py` needs an hour at medium's strength. Each game is dealt by the engine (game
@@ -8,7 +9,8 @@ g's chance seeded as in `bench/arena.py`) and then played in `ai.grabuge_sim.Sim
 searcher (seat g mod 2) plays each of its choices (where to keep a card, which reserve card
 goes first when several can) out in N sampled worlds, the opponent told to be a random
 keeper, as medium's search does. The opponent keeps and orders its reserve at random.
-`--sees-cards` lets the searcher see the real card order (what hiding the cards costs).
+`--sees-cards` lets the searcher see the real card order (what hiding the cards costs);
+`--sees-next K` only the next K cards to be turned, by either player (how far ahead it pays).
 """
 
 from __future__ import annotations
@@ -45,10 +47,14 @@ def dealt(number: int) -> GrabugeState:
     return state
 
 
+ALL_CARDS = 8 * 52
+"""More cards than any deck holds: seeing this many ahead is seeing them all."""
+
+
 class Searcher(Sim):
     """A game in which one seat searches its choices; its playouts are plain `Sim`s."""
 
-    __slots__ = ("search_rng", "searcher", "sees_cards", "worlds")
+    __slots__ = ("search_rng", "searcher", "sees_next", "worlds")
 
     def keep_column(self, rng: random.Random) -> int:
         """The searcher's keep: the column whose playouts score best."""
@@ -68,8 +74,7 @@ class Searcher(Sim):
         totals = [0.0] * len(columns)
         for _ in range(self.worlds):
             base = self.copy()  # a plain Sim: the playouts do not search
-            if not self.sees_cards:
-                rng.shuffle(base.deck)
+            _shuffle_unseen(base.deck, self.sees_next, rng)
             base.careless = [1.0, 1.0]
             base.careless[seat] = 0.0
             rewards = base.rewards_after(seat, apply, columns, rng.random())
@@ -77,14 +82,23 @@ class Searcher(Sim):
         return columns[max(range(len(columns)), key=lambda index: (totals[index], -index))]
 
 
-def play(number: int, worlds: int, sees_cards: bool) -> float:
+def _shuffle_unseen(deck: list[int], sees_next: int, rng: random.Random) -> None:
+    """Shuffle all but the `sees_next` cards turned next (the deck's last ones) in place."""
+    hidden = len(deck) - sees_next
+    if hidden > 1:
+        unseen = deck[:hidden]
+        rng.shuffle(unseen)
+        deck[:hidden] = unseen
+
+
+def play(number: int, worlds: int, sees_next: int) -> float:
     """Game `number`: the searcher's score (1 a win, 1/2 a draw, 0 a loss)."""
     rng = random.Random(number)
     game = Sim.from_state(dealt(number), rng)
     sim = Searcher.__new__(Searcher)
     for name in Sim.__slots__:
         setattr(sim, name, getattr(game, name))
-    sim.searcher, sim.worlds, sim.sees_cards = number % 2, worlds, sees_cards
+    sim.searcher, sim.worlds, sim.sees_next = number % 2, worlds, sees_next
     sim.search_rng = random.Random(f"search:{number}")
     sim.careless = [1.0, 1.0]  # the opponent keeps at random
     sim.careless[sim.searcher] = 0.0
@@ -98,16 +112,21 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=10)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--sees-cards", action="store_true")
+    sight = parser.add_mutually_exclusive_group()
+    sight.add_argument("--sees-cards", action="store_true", help="the whole card order")
+    sight.add_argument("--sees-next", type=int, default=0, metavar="K",
+                       help="the next K cards turned")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     started = time.perf_counter()
     numbers = range(args.first, args.first + args.games)
+    sees_next = ALL_CARDS if args.sees_cards else args.sees_next
     with ProcessPoolExecutor(args.workers) as pool:
         scores = list(pool.map(play, numbers, [args.worlds] * args.games,
-                               [args.sees_cards] * args.games, chunksize=8))
+                               [sees_next] * args.games, chunksize=8))
     low, high = wilson(sum(scores), args.games)
-    who = "sees the cards" if args.sees_cards else "samples the cards"
+    who = ("sees the cards" if args.sees_cards else
+           f"sees the next {sees_next} cards" if sees_next else "samples the cards")
     print(f"grabuge, suit-blind: search ({args.worlds} worlds, {who}) vs a random keeper, "
           f"{args.games} games from {args.first} in {time.perf_counter() - started:.0f} s")
     print(f"  search scores {sum(scores) / args.games:.1%} (95 % interval {low:.1%}–{high:.1%})")

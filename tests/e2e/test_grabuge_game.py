@@ -107,7 +107,18 @@ async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
     assert any(m.kind is MoveKind.FORCED and m.move.startswith("keep") for m in log)
 
 
-async def test_forced_play_is_summed_up_in_the_board_message(env, world) -> None:
+SET_UP_SHOWN_SEED = 0
+"""A deal whose first real choice comes in the first turn: the first board shows the set-up."""
+
+FORCED_FIRST_TURN_SEED = 108
+"""A deal (about one in a hundred) whose first player's whole first turn is forced: the first
+board comes after it, when the engine's log of the set-up has rolled away."""
+
+
+async def test_forced_play_is_summed_up_in_the_board_message(
+    env, world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(SET_UP_SHOWN_SEED))
     thread, session = await _open_game(env, world)
     first = latest_board(thread).embeds[0].description
     assert "\nSet-up: " in first and "starts (" in first
@@ -118,6 +129,22 @@ async def test_forced_play_is_summed_up_in_the_board_message(env, world) -> None
     assert "(continued): " in text or "'s turn: " in text
     assert "→ column" in text
     assert "`card:" not in text  # chance cards are told as cards, not as notation
+
+
+async def test_a_wholly_forced_first_turn_is_told_on_the_first_board(
+    env, world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(FORCED_FIRST_TURN_SEED))
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
+    thread, session = await _open_game(env, world)
+    lines = latest_board(thread).embeds[0].description.split("\n")
+    seat = session.state.current_player
+    starter, mover = session.names[1 - seat], session.names[seat]
+    # The first player's turn, played by the bot, then the second's up to its first choice.
+    turns = [line for line in lines if "'s turn: drew 4: " in line]
+    assert [starter in turns[0], mover in turns[1]] == [True, True]
+    assert "→ column 1" in turns[0]  # its one card kept, in the only kind of column
+    assert any(f"**{mover}** turned " in line and "Choose" in line for line in lines)
 
 
 async def test_the_decks_option_is_chosen_on_the_challenge(env, world) -> None:

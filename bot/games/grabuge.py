@@ -21,6 +21,7 @@ from bot.games.common import play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
 from engines.grabuge import (
+    GRABUGE,
     RANK_OF,
     RESERVE_COLUMNS,
     GrabugeState,
@@ -144,7 +145,9 @@ class GrabugeUI(GameUI[GrabugeState]):
         segments, missing = _segments(state, moves)
         lines = []
         if missing:
-            lines.append(self._head_line(table, missing))
+            set_up = _set_up_replayed(state, missing)
+            lines.append(self._head_line(table, missing) if set_up is None
+                         else self._setup_line(table, set_up))
         for segment in segments:
             line = self._segment_line(table, segment)
             if line:
@@ -422,6 +425,29 @@ def _segments(
             segments.append(_Segment(log["turn"], log["seat"], partial=partial))
         segments[-1].events.append(event)
     return segments, missing
+
+
+def _set_up_replayed(
+    state: GrabugeState, missing: Sequence[NewMove]
+) -> list[dict[str, Any]] | None:
+    """The set-up's events, replayed from its moves, when its log has rolled away before the
+    game's first board (the first player's whole turn was forced); None otherwise.
+
+    The engine keeps two turns' logs; a first board that comes after a forced first turn
+    would otherwise not say how the grabuges were turned and who started, and why.
+    """
+    oldest = state.previous_log or state.log
+    if oldest["turn"] != 1:  # the moves that rolled away are not the set-up's
+        return None
+    fresh = GRABUGE.new_state(2, state.options)
+    try:
+        for move in missing:
+            fresh.apply(parse_notation(move.move))
+    except IllegalMove:  # not the whole set-up after all: told from notation instead
+        return None
+    set_up = next((log for log in (fresh.previous_log, fresh.log)
+                   if log is not None and log["turn"] == 0), None)
+    return None if set_up is None else list(set_up["events"])
 
 
 def _join_items(items: Sequence[tuple[str, str]], compact: bool) -> str:

@@ -112,7 +112,8 @@ SET_UP_SHOWN_SEED = 0
 
 FORCED_FIRST_TURN_SEED = 108
 """A deal (about one in a hundred) whose first player's whole first turn is forced: the first
-board comes after it, when the engine's log of the set-up has rolled away."""
+board comes after it, when the engine's log of the set-up has rolled away (it keeps two
+turns')."""
 
 
 async def test_forced_play_is_summed_up_in_the_board_message(
@@ -140,6 +141,9 @@ async def test_a_wholly_forced_first_turn_is_told_on_the_first_board(
     lines = latest_board(thread).embeds[0].description.split("\n")
     seat = session.state.current_player
     starter, mover = session.names[1 - seat], session.names[seat]
+    # The set-up, though the engine's log of it rolled away during the first player's turn.
+    set_up = next(line for line in lines if line.startswith("Set-up: "))
+    assert f"**{starter}** starts (" in set_up and f"**{mover}**'s grabuge shows " in set_up
     # The first player's turn, played by the bot, then the second's up to its first choice.
     turns = [line for line in lines if "'s turn: drew 4: " in line]
     assert [starter in turns[0], mover in turns[1]] == [True, True]

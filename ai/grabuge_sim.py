@@ -50,7 +50,6 @@ class Sim:
         "gdown",
         "gtop",
         "hand",
-        "noise",
         "over",
         "reserves",
         "talon",
@@ -76,8 +75,6 @@ class Sim:
         self.drew = False
         self.to_move = 0
         self.over = False
-        self.noise = 0.0
-        """Random jitter added to the keep costs (0: the pure heuristic)."""
         self.careless = [0.0, 0.0]
         """Each seat's chance of keeping a card in any column at random (its opponent model)."""
 
@@ -126,7 +123,6 @@ class Sim:
         other.drew = self.drew
         other.to_move = self.to_move
         other.over = self.over
-        other.noise = self.noise
         other.careless = self.careless  # shared: set once per decision, only read after
         return other
 
@@ -231,17 +227,16 @@ class Sim:
     # -- the playout policy ----------------------------------------------------------------
 
     def keep_column(self, rng: random.Random) -> int:
-        """The reserve column (0–3) where the card just turned blocks least."""
-        rank, tops, noise = self.drawn, self.tops, self.noise
+        """The reserve column (0–3) where the card just turned blocks least (this policy never
+        draws; `rng` is there for subclasses' policies, as in `reserve_column`)."""
+        rank, tops = self.drawn, self.tops
         need = self._distance(rank)
         best, best_cost = 0, 1e9
         for index, column in enumerate(self.reserves[self.to_move]):
             if not column:
                 cost = EMPTY_COLUMN_COST
             elif column[-1] == rank + 1:
-                if not noise:
-                    return index  # nothing costs less: playing the kept card frees the other
-                cost = 0.0
+                return index  # nothing costs less: playing the kept card frees the other
             else:
                 # Covering delays the covered card by as much as the kept one is further
                 # away (`_distance`, inlined: this is the playouts' busiest question).
@@ -251,8 +246,6 @@ class Sim:
                     below -= 1
                 delay = need - (covered - 1 - below)
                 cost = (delay if delay > 0 else 0) + NO_CHAIN_COST + DEPTH_COST * len(column)
-            if noise:
-                cost += noise * rng.random()
             if cost < best_cost:
                 best, best_cost = index, cost
         return best

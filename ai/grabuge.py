@@ -104,6 +104,7 @@ def state_from_view(view: GrabugeView, rng: random.Random) -> GrabugeState:
         "hand": view["hand_face_down"],
         "drawn": None if placing is None else placing["card"],
         "drew": drew,
+        "passing": view["awaiting"] == "pass",
         "setup": setup,
         "to_move": to_move,
         "pending": pending,

@@ -83,7 +83,8 @@ Recorded reading only: the engine has no such (Crapette) moves.
 SKIP_EMPTY_TURNS = True
 """[decision] A turn with nothing at all to do is skipped by the engine without a move.
 
-Recorded reading only: the engine has no `pass` move.
+False gives that player the turn all the same, to `pass` it (a forced move, logged): the
+same game, one more move for each such turn.
 """
 
 EQUAL_TOTALS_DRAW = True
@@ -259,11 +260,19 @@ class KeepCard:
         return f"keep {self.column}"
 
 
+@dataclass(frozen=True)
+class Pass:
+    """Let the turn go with nothing at all to do (only when `SKIP_EMPTY_TURNS` is False)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
 _TURN_CARDS = {card: TurnCard(card) for card in CARDS}
 """One shared outcome object per card kind (outcome lists are rebuilt often)."""
 
-GrabugeMove = TurnCard | CoinFlip | PlayGrabuge | PlayDrawn | PlayReserve | KeepCard
-_MOVE_TYPES = (TurnCard, CoinFlip, PlayGrabuge, PlayDrawn, PlayReserve, KeepCard)
+GrabugeMove = TurnCard | CoinFlip | PlayGrabuge | PlayDrawn | PlayReserve | KeepCard | Pass
+_MOVE_TYPES = (TurnCard, CoinFlip, PlayGrabuge, PlayDrawn, PlayReserve, KeepCard, Pass)
 
 _CARD_RE = re.compile(r"^card\s*:\s*(10|[a2-9tjqk])\s*([shdc♠♥♦♣])$", re.IGNORECASE)
 _FIRST_RE = re.compile(r"^first\s*:\s*(\d+)$", re.IGNORECASE)
@@ -281,6 +290,8 @@ def parse_notation(text: str) -> GrabugeMove:
         return PlayGrabuge()
     if word == "drawn":
         return PlayDrawn()
+    if word == "pass":
+        return Pass()
     if match := _COLUMN_RE.match(cleaned):
         column = int(match[2])
         return PlayReserve(column) if match[1].lower() == "reserve" else KeepCard(column)
@@ -324,8 +335,8 @@ class GrabugeLog(TypedDict):
     """One turn's log: its number, whose turn (None during set-up), its events in order.
 
     An event is a dict whose "event" key names it ("turned", "played", "kept", "drew",
-    "first", "skipped", "grabuge_emptied", "grabuge_to_talon", "game_over"); the other keys
-    depend on the event.
+    "first", "skipped", "passed", "grabuge_emptied", "grabuge_to_talon", "game_over"); the
+    other keys depend on the event.
     """
 
     turn: int
@@ -455,6 +466,8 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
         """The card just turned from the talon, waiting to be played or kept."""
         self.drew = False
         """Whether `to_move` has done this turn's draw step."""
+        self.passing = False
+        """`to_move` has nothing at all to do and must `pass` (`SKIP_EMPTY_TURNS` False)."""
         self.setup = True
         self.to_move = SETUP_ORDER[0]
         self.pending: Pending | None = Pending.GRABUGE
@@ -476,13 +489,16 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
         return self._result
 
     def decision(self) -> str | None:
-        """What the next move is: card, coin, grabuge, drawn, keep, reserve, or None at the end."""
+        """What the next move is: card, coin, grabuge, drawn, keep, reserve, pass, or None at
+        the end."""
         if self._result is not None:
             return None
         if self.pending is Pending.COIN:
             return "coin"
         if self.pending is not None:
             return "card"
+        if self.passing:
+            return "pass"
         if self.drawn is not None:
             return "drawn" if self.can_play(self.drawn) else "keep"
         return "grabuge" if self._grabuge_playable(self.to_move) else "reserve"
@@ -555,6 +571,8 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
             move = parse_notation(move)
         if isinstance(move, CoinFlip):
             return f"the coin says seat {move.seat} plays first"
+        if isinstance(move, Pass):
+            return "passes: nothing at all to do"
         card = self.card_of(move)
         label = card_label(card) if card else "?"
         if isinstance(move, TurnCard):
@@ -599,6 +617,8 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
         if self.pending is not None:
             counts = zip(CARDS, self.unseen, strict=True)
             return [_TURN_CARDS[card] for card, count in counts if count]
+        if self.passing:
+            return [Pass()]
         if self.drawn is not None:
             if self.can_play(self.drawn):
                 return [PlayDrawn()]
@@ -661,6 +681,10 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
 
     def _why_illegal_play(self, move: GrabugeMove) -> Why:
         seat, drawn = self.to_move, self.drawn
+        if self.passing:
+            return Why(N_("you have nothing at all to do this turn: pass"))
+        if isinstance(move, Pass):
+            return Why(N_("a turn is passed only when there is nothing at all to do"))
         if isinstance(move, KeepCard):
             if drawn is None:
                 return Why(N_("you have no card just turned: only a card turned from the talon "
@@ -719,6 +743,10 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
         elif isinstance(move, PlayReserve):
             card = self.reserves[seat][move.column - 1].pop()
             self._place(card, seat, "reserve", move.column)
+        elif isinstance(move, Pass):
+            self.passing = False
+            self._log({"event": "passed", "seat": seat})
+            self._end_turn()
         else:
             assert self.drawn is not None
             self.reserves[seat][move.column - 1].append(self.drawn)
@@ -813,7 +841,8 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
 
     def _advance(self) -> None:
         """Run the automatic steps until a move or chance outcome is needed, or the end."""
-        while self._result is None and self.pending is None and not self.setup:
+        while (self._result is None and self.pending is None and not self.setup
+               and not self.passing):
             seat = self.to_move
             if self.drawn is not None or self._cascade_moves(seat):
                 return
@@ -861,6 +890,11 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
         seat = self.to_move
         for following in (1 - seat, seat):
             if self._has_something_to_do(following):
+                if following == seat and not SKIP_EMPTY_TURNS:
+                    # The idle player's turn comes all the same: they pass it.
+                    self._start_turn(1 - seat)
+                    self.passing = True
+                    return
                 self._start_turn(following)
                 if following == seat:
                     self._log({"event": "skipped", "seat": 1 - seat})
@@ -962,6 +996,7 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
             "hand": self.hand,
             "drawn": self.drawn,
             "drew": self.drew,
+            "passing": self.passing,
             "setup": self.setup,
             "to_move": self.to_move,
             "pending": self.pending.value if self.pending else None,
@@ -991,6 +1026,7 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
         self.hand = data["hand"]
         self.drawn = data["drawn"]
         self.drew = data["drew"]
+        self.passing = data.get("passing", False)  # absent from dumps made before `pass`
         self.setup = data["setup"]
         self.to_move = data["to_move"]
         self.pending = Pending(data["pending"]) if data["pending"] else None

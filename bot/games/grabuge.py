@@ -120,6 +120,7 @@ class GrabugeUI(GameUI[GrabugeState]):
         template = {"keep": N_("{who} kept the card just turned on reserve column {column}."),
                     "reserve": N_("{who} played the last card of reserve column {column}."),
                     "grabuge": N_("{who} played the grabuge's top card."),
+                    "pass": N_("{who} had nothing at all to do and passed."),
                     "drawn": N_("{who} played the card just turned.")}.get(move.move.split()[0])
         if template is None:
             return f"{self._who(table, move.seat)} {move.move}."
@@ -166,6 +167,7 @@ class GrabugeUI(GameUI[GrabugeState]):
             label = card_label(card) if card and kind in ("drawn", "keep") else _("a card")
             template = {"drawn": N_("{card} played"), "keep": N_("{card} → column {column}"),
                         "grabuge": N_("a card from the grabuge"),
+                        "pass": N_("passed"),
                         "reserve": N_("a card from column {column}")}.get(kind)
             items.append(_(template).format(card=label, column=column) if template
                          else move.move)
@@ -215,6 +217,8 @@ class GrabugeUI(GameUI[GrabugeState]):
             elif kind == "grabuge_emptied":
                 extra.append(_("emptied the grabuge first: **+2 paquets**") if event["bonus"]
                              else _("the grabuge is empty"))
+            elif kind == "passed":
+                extra.append(_("nothing at all to do: passed"))
             elif kind == "skipped":
                 extra.append(_("({who} had nothing to do: turn skipped)").format(
                     who=self._who(table, event["seat"])))
@@ -390,7 +394,7 @@ def _tied(event: Mapping[str, Any], previous: Sequence[Mapping[str, Any]]) -> bo
         return bool(event["from"] != "setup")
     if kind == "first":
         return bool(event["by"] == "coin")
-    return bool(kind == "kept")
+    return kind in ("kept", "passed")
 
 
 def _segments(

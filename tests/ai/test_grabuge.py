@@ -20,6 +20,7 @@ from ai.grabuge import (
 )
 from ai.grabuge_sim import Sim
 from engines import GAMES
+from engines import grabuge as grabuge_engine
 from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
 
 KNOWLEDGE = GrabugeAI()
@@ -115,6 +116,23 @@ def test_sample_rebuilds_chance_positions_and_the_set_up() -> None:
         if state.is_over():
             break
         state.apply(sample_chance(state, rng) if is_chance(state) else state.legal_moves()[0])
+
+
+def test_sample_rebuilds_a_turn_to_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without skipped turns, an idle player's turn waits for their `pass`.
+    monkeypatch.setattr(grabuge_engine, "SKIP_EMPTY_TURNS", False)
+    rng = random.Random(4)
+    passes = 0
+    while passes < 3:  # about one game in six has a turn with nothing to do
+        state = GAMES["grabuge"].new_state(2)
+        while not state.is_over():
+            if state.decision() == "pass":
+                passes += 1
+                world = state_from_view(state.view(0), rng)
+                assert world.view(0) == state.view(0) and world.decision() == "pass"
+            moves = state.legal_moves()
+            state.apply(sample_chance(state, rng) if is_chance(state) else rng.choice(moves))
+    assert passes > 0
 
 
 def test_sample_depends_on_the_view_only() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.games.base import plural
 from bot.games.grabuge import column_groups
+from engines import grabuge as grabuge_engine
 from engines.grabuge import card_label
 from storage import GameStatus, MoveKind
 from tests.e2e.helpers import (
@@ -149,6 +150,31 @@ async def test_a_wholly_forced_first_turn_is_told_on_the_first_board(
     assert [starter in turns[0], mover in turns[1]] == [True, True]
     assert "→ column 1" in turns[0]  # its one card kept, in the only kind of column
     assert any(f"**{mover}** turned " in line and "Choose" in line for line in lines)
+
+
+PASSING_SEED = 9
+"""A deal in which, clicking the first column each time, a player once has nothing to do."""
+
+
+async def test_without_skipped_turns_an_idle_players_pass_is_played_and_told(
+    env, world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(grabuge_engine, "SKIP_EMPTY_TURNS", False)
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(PASSING_SEED))
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
+    thread, session = await _open_game(env, world)
+    while not session.is_over:
+        mover = actor_for(session, world.alice, world.bob)
+        await mover.click(latest_board(thread), label=_first_enabled(latest_board(thread)))
+    log = await bot_of(env).db.moves(session.id)
+    passes = [move for move in log if move.move == "pass"]
+    # The bot plays the pass for the idle player (never a button), and the board says so.
+    assert [move.kind for move in passes] == [MoveKind.FORCED]
+    idle = session.names[passes[0].seat]
+    told = [line for message in thread.history() if message.embeds
+            for line in (message.embeds[0].description or "").split("\n")
+            if "nothing at all to do: passed" in line]
+    assert told and all(f"**{idle}**'s turn: " in line for line in told)
 
 
 async def test_the_decks_option_is_chosen_on_the_challenge(env, world) -> None:

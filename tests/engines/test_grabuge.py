@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engines import grabuge as grabuge_engine
 from engines.base import CHANCE, IllegalMove
 from engines.grabuge import (
     CARDS,
@@ -16,6 +17,7 @@ from engines.grabuge import (
     CoinFlip,
     GrabugeState,
     KeepCard,
+    Pass,
     PlayDrawn,
     PlayGrabuge,
     PlayReserve,
@@ -421,6 +423,56 @@ def test_a_turn_with_nothing_to_do_is_skipped_without_a_move() -> None:
     assert events(state, "skipped") == [{"event": "skipped", "seat": 1, "n": 1}]
 
 
+def test_without_skipping_an_idle_player_passes_the_turn_as_a_forced_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(grabuge_engine, "SKIP_EMPTY_TURNS", False)
+    state = table(drawn="9H", talons=(4, 0), reserves=([], [["5C"]]))
+    play(state, "keep 1")
+    # Seat 1 can do nothing: the turn is theirs all the same, and their one move is `pass`.
+    assert state.to_move == 1 and state.decision() == "pass" and moves(state) == ["pass"]
+    assert "nothing at all to do" in illegal(state, "reserve 1")
+    assert GRABUGE.load(json.loads(json.dumps(state.dump()))).decision() == "pass"
+    play(state, "pass")
+    assert state.to_move == 0 and state.current_player == CHANCE and state.hand == 4
+    assert [event["seat"] for event in events(state, "passed")] == [1]
+    assert events(state, "skipped") == []
+
+
+def test_a_turn_is_passed_only_with_nothing_at_all_to_do() -> None:
+    state = table(drawn="9H", talons=(4, 0), reserves=([], [["5C"]]))
+    assert "only when there is nothing at all to do" in illegal(state, "pass")
+
+
+def _played(seed: int) -> tuple[list[str], dict[str, Any]]:
+    """A whole seeded game: chance from one rng, the real choices at random from another."""
+    chance, choices = random.Random(seed), random.Random(-seed)
+    state = GRABUGE.new_state(2)
+    notations = []
+    while not state.is_over():
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            move = chance.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            legal = state.legal_moves()
+            move = legal[0] if len(legal) == 1 else choices.choice(legal)
+        state.apply(move)
+        notations.append(str(move))
+    result = state.result()
+    assert result is not None
+    return notations, result.to_dict()
+
+
+def test_passing_instead_of_skipping_plays_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    skipping = [_played(seed) for seed in range(12)]
+    monkeypatch.setattr(grabuge_engine, "SKIP_EMPTY_TURNS", False)
+    passing = [_played(seed) for seed in range(12)]
+    for (skipped, skipped_result), (passed, passed_result) in zip(skipping, passing, strict=True):
+        assert [move for move in passed if move != "pass"] == skipped
+        assert passed_result == skipped_result
+    assert sum(moves.count("pass") for moves, _ in passing) > 0
+
+
 def test_the_game_ends_when_neither_player_can_play_anything() -> None:
     state = table(drawn="9H", reserves=([], [["5C"]]), grabuges=((None, 0), ("2C", 0)))
     assert not state.is_over()
@@ -493,9 +545,9 @@ def test_notation_is_read_case_insensitively_with_spaces_around_separators() -> 
     assert parse_notation("card:10s") == TurnCard("TS")
     assert parse_notation("card:K♥") == TurnCard("KH")
     assert parse_notation("First : 1") == CoinFlip(1)
-    for move in (PlayGrabuge(), PlayDrawn(), PlayReserve(4), KeepCard(1), TurnCard("TC")):
+    for move in (PlayGrabuge(), PlayDrawn(), PlayReserve(4), KeepCard(1), TurnCard("TC"), Pass()):
         assert parse_notation(str(move)) == move
-    for bad in ("pass", "card:1H", "card:QX", "first:2", "reserve", "a1"):
+    for bad in ("skip", "card:1H", "card:QX", "first:2", "reserve", "a1"):
         with pytest.raises(IllegalMove):
             parse_notation(bad)
 

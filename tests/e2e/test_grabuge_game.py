@@ -42,14 +42,18 @@ async def _open_game(env, world):
     return thread, session
 
 
+async def _open_seeded_game(env, world, monkeypatch: pytest.MonkeyPatch, seed: int):
+    """A game whose seats and cards come from `seed`, its boards left undrawn (the renderer
+    has its own tests, and drawing every board would only slow these down)."""
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(seed))
+    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
+    return await _open_game(env, world)
+
+
 async def test_a_whole_game_is_played_to_the_end_with_the_column_buttons(
     env, world, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The seed decides the seats and the cards; the renderer has its own tests, and drawing
-    # 55 boards would only slow this one down.
-    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(GAME_SEED))
-    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
-    thread, session = await _open_game(env, world)
+    thread, session = await _open_seeded_game(env, world, monkeypatch, GAME_SEED)
     reserve_choices = clicks = turns = 0
     while not session.is_over:
         board = latest_board(thread)
@@ -120,8 +124,7 @@ turns')."""
 async def test_forced_play_is_summed_up_in_the_board_message(
     env, world, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(SET_UP_SHOWN_SEED))
-    thread, session = await _open_game(env, world)
+    thread, session = await _open_seeded_game(env, world, monkeypatch, SET_UP_SHOWN_SEED)
     first = latest_board(thread).embeds[0].description
     assert "\nSet-up: " in first and "starts (" in first
     assert "Choose" in first  # the prompt of the first real choice
@@ -136,9 +139,7 @@ async def test_forced_play_is_summed_up_in_the_board_message(
 async def test_a_wholly_forced_first_turn_is_told_on_the_first_board(
     env, world, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(FORCED_FIRST_TURN_SEED))
-    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
-    thread, session = await _open_game(env, world)
+    thread, session = await _open_seeded_game(env, world, monkeypatch, FORCED_FIRST_TURN_SEED)
     lines = latest_board(thread).embeds[0].description.split("\n")
     seat = session.state.current_player
     starter, mover = session.names[1 - seat], session.names[seat]
@@ -160,9 +161,7 @@ async def test_without_skipped_turns_an_idle_players_pass_is_played_and_told(
     env, world, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(grabuge_engine, "SKIP_EMPTY_TURNS", False)
-    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(PASSING_SEED))
-    monkeypatch.setattr("bot.painter.render", lambda *args, **kwargs: TINY_PNG)
-    thread, session = await _open_game(env, world)
+    thread, session = await _open_seeded_game(env, world, monkeypatch, PASSING_SEED)
     while not session.is_over:
         mover = actor_for(session, world.alice, world.bob)
         await mover.click(latest_board(thread), label=_first_enabled(latest_board(thread)))

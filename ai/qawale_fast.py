@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from engines import qawale as rules
 from engines.grid import Cell
 from engines.qawale import Direction, QawaleMove, QawaleState
 
@@ -125,7 +126,8 @@ def from_engine(move: QawaleMove) -> Move:
 class FastQawale:
     """A Qawale position with cheap copies, moves and line checks."""
 
-    __slots__ = ("double_line_wins", "masks", "outcome", "stacks", "stocks", "to_move")
+    __slots__ = ("double_line_wins", "masks", "midway", "outcome", "stacks", "stocks",
+                 "to_move")
 
     def __init__(self, stacks: list[str], stocks: list[int], to_move: int,
                  double_line_wins: bool = True) -> None:
@@ -133,6 +135,8 @@ class FastQawale:
         self.stocks = stocks
         self.to_move = to_move
         self.double_line_wins = double_line_wins
+        self.midway = rules.CHECK_LINES_DURING_SOWING
+        """Lines are looked for after every pebble, as the engine's rule says (read now)."""
         self.masks = [0, 0]
         for cell, stack in enumerate(stacks):
             if stack and stack[-1] != "n":
@@ -160,6 +164,7 @@ class FastQawale:
         twin.to_move = self.to_move
         twin.outcome = self.outcome
         twin.double_line_wins = self.double_line_wins
+        twin.midway = self.midway
         return twin
 
     def key(self) -> tuple[str, ...]:
@@ -184,6 +189,7 @@ class FastQawale:
         keep = ~(1 << origin)
         own, other = self.masks[mover] & keep, self.masks[1 - mover] & keep
         mine = PEBBLE[mover]
+        midway, shown = self.midway, None
         for pebble, cell in zip(sown, path, strict=True):
             stacks[cell] += pebble
             bit = 1 << cell
@@ -193,14 +199,19 @@ class FastQawale:
             else:
                 own &= ~bit
                 other = other | bit if pebble != "n" else other & ~bit
+            if midway and shown is None and (HAS_LINE[own] or HAS_LINE[other]):
+                shown = (own, other)
         self.masks[mover], self.masks[1 - mover] = own, other
         self.stocks[mover] -= 1
         self.to_move = 1 - mover
-        self._settle(mover)
+        self._settle(mover, shown)
 
-    def _settle(self, mover: int) -> None:
-        mover_line = HAS_LINE[self.masks[mover]]
-        other_line = HAS_LINE[self.masks[1 - mover]]
+    def _settle(self, mover: int, shown: tuple[int, int] | None = None) -> None:
+        """The outcome after `mover`'s sowing: by the tops `shown` midway (the mover's mask,
+        the other's) when lines are looked for during the sowing, else by the masks now."""
+        own, other = shown or (self.masks[mover], self.masks[1 - mover])
+        mover_line = HAS_LINE[own]
+        other_line = HAS_LINE[other]
         if mover_line and other_line:
             self.outcome = mover if self.double_line_wins else DRAW
         elif mover_line or other_line:
@@ -223,6 +234,10 @@ class FastQawale:
         """A move that wins at once for the player to move, if there is one."""
         if self.outcome != ONGOING:
             return None
+        if self.midway:
+            # A line shown halfway wins too, which the pruned search below cannot see.
+            return next((move for move in self.moves() if self._after(move) == self.to_move),
+                        None)
         mover = self.to_move
         mine = PEBBLE[mover]
         for origin in range(16):
@@ -269,10 +284,14 @@ class FastQawale:
 
         return tuple(path) if walk(origin, -1, 0, mask) else None
 
+    def _after(self, move: Move) -> int:
+        """The outcome once `move` is played, on a copy."""
+        trial = self.copy()
+        trial.play(move)
+        return trial.outcome
+
     def _wins(self, origin: int, path: list[int]) -> bool:
         """Whether the move wins for the mover (a double line may be a draw by option)."""
         if self.double_line_wins:
             return True
-        trial = self.copy()
-        trial.play((origin, tuple(path)))
-        return trial.outcome == self.to_move
+        return self._after((origin, tuple(path))) == self.to_move

@@ -33,8 +33,10 @@ MOVER_WINS_DOUBLE_LINE = True
 CHECK_LINES_DURING_SOWING = False
 """[decision] Lines are looked for once the whole stack is sown, never mid-sowing.
 
-Recorded reading only: the engine has no mid-sowing check. The rules say nothing of what a
-line shown halfway would do to the pebbles still in hand, so no faithful True variant exists.
+True looks after every pebble lands: the first landing that shows a line decides the game as
+the end of a sowing would (`mover_wins_double_line` included), and the sowing is still
+finished, since the rules give the pebbles in hand no other place (a later pebble may cover
+the line: `winning_lines` names the lines as they were shown).
 """
 
 
@@ -362,14 +364,19 @@ class QawaleState(GameState[QawaleMove, QawaleView]):
         stack = [*source, _PEBBLES[mover]]
         source.clear()  # in place: `stacks` holds the same list
         self.stocks[mover] -= 1
+        midway = CHECK_LINES_DURING_SOWING
+        shown: list[tuple[int, int]] = []
         for pebble, there in zip(stack, landings, strict=True):
             cells[there].append(pebble)
+            if midway and not shown:
+                shown = self._line_numbers()
         self.to_move = 1 - mover
-        self._settle(mover)
+        self._settle(mover, shown or None)
 
-    def _settle(self, mover: int) -> None:
-        """Decide whether the sowing just made by `mover` ended the game."""
-        lines = self._line_numbers()
+    def _settle(self, mover: int, shown: list[tuple[int, int]] | None = None) -> None:
+        """Decide whether the sowing just made by `mover` ended the game: by the lines
+        `shown` midway (`CHECK_LINES_DURING_SOWING`), else by the tops it left."""
+        lines = self._line_numbers() if shown is None else shown
         owners = {owner for owner, _ in lines}
         self.winning_lines = [list(_LINE_NAMES[number]) for _, number in lines]
         if len(owners) == 2:

@@ -10,6 +10,7 @@ import pytest
 import ai
 from ai.qawale_fast import DRAW, ONGOING, FastQawale, Move, from_engine, to_engine
 from engines import GAMES
+from engines import qawale as qawale_rules
 from engines.qawale import QAWALE, QawaleMove, QawaleState
 
 
@@ -75,8 +76,12 @@ def agrees(fast: FastQawale, state: QawaleState) -> None:
 # -- the fast representation -----------------------------------------------------------
 
 
+@pytest.mark.parametrize("midway", [False, True], ids=["lines at the end", "lines midway"])
 @pytest.mark.parametrize("double_line_wins", [True, False])
-def test_fast_game_agrees_with_engine_on_random_playouts(double_line_wins: bool) -> None:
+def test_fast_game_agrees_with_engine_on_random_playouts(
+    double_line_wins: bool, midway: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(qawale_rules, "CHECK_LINES_DURING_SOWING", midway)
     rng = random.Random(11)
     for _ in range(15):
         state = new_game(mover_wins_double_line=double_line_wins)
@@ -92,7 +97,11 @@ def test_fast_game_agrees_with_engine_on_random_playouts(double_line_wins: bool)
             agrees(fast, state)
 
 
-def test_winning_move_is_found_exactly_when_one_exists() -> None:
+@pytest.mark.parametrize("midway", [False, True], ids=["lines at the end", "lines midway"])
+def test_winning_move_is_found_exactly_when_one_exists(
+    midway: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(qawale_rules, "CHECK_LINES_DURING_SOWING", midway)
     rng = random.Random(5)
     found = 0
     for seed in range(40):
@@ -104,6 +113,20 @@ def test_winning_move_is_found_exactly_when_one_exists() -> None:
         if win is not None:
             assert win in winners
     assert found >= 5, "the sample should hold positions with a win"
+
+
+def test_with_lines_looked_for_midway_a_line_shown_halfway_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(qawale_rules, "CHECK_LINES_DURING_SOWING", True)
+    # Row 1 shows seat 0's line after the first pebble of d2:SWN; the second covers it.
+    state = QAWALE.from_position("111nnnnnnnn,-,-,-/-,-,-,-/-,-,-,01/0,0,0,- 0 4 4")
+    assert isinstance(state, QawaleState)
+    fast = FastQawale.from_state(state)
+    move = from_engine(state.parse_move("d2:SWN"))
+    assert fast.winning_move() is not None
+    fast.play(move)
+    assert fast.outcome == 0
 
 
 def test_double_line_is_a_draw_when_the_option_says_so() -> None:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from engines import GAMES, IllegalMove
+from engines import qawale as qawale_rules
 from engines.grid import Cell
 from engines.qawale import QAWALE, Direction, QawaleMove, QawaleState
 
@@ -283,6 +284,23 @@ def test_line_is_checked_only_after_the_whole_sowing() -> None:
     assert board(state) == {"a1": "0", "b1": "0", "c1": "01", "d1": "0", "c2": "0",
                             "a4": "111nnnnnnnn"}
     assert state.result() is None and state.current_player == 1
+
+
+def test_with_lines_looked_for_midway_the_first_line_shown_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(qawale_rules, "CHECK_LINES_DURING_SOWING", True)
+    # The sowing of the test above: row 1 shows seat 0's line after the first pebble.
+    state = build({"a1": "0", "b1": "0", "c1": "0", "d2": "01", "a4": "111nnnnnnnn"})
+    state.apply("d2:SWN")
+    # The sowing is still finished (the pebbles in hand have nowhere else to go).
+    assert board(state) == {"a1": "0", "b1": "0", "c1": "01", "d1": "0", "c2": "0",
+                            "a4": "111nnnnnnnn"}
+    result = state.result()
+    assert result is not None and result.winners == [0] and result.reason == "line"
+    assert state.winning_lines == [["a1", "b1", "c1", "d1"]]
+    reloaded = QAWALE.load(json.loads(json.dumps(state.dump())))
+    assert reloaded.result() == result and reloaded.view(None) == state.view(None)
 
 
 def test_four_neutral_tops_are_no_line() -> None:

@@ -189,6 +189,7 @@ _NO_CARD_TURNED = {
     "keep": N_("no card is being turned now: the card just turned must be kept on a reserve "
                "column"),
     "reserve": N_("no card is being turned now: a reserve card must be played"),
+    "pass": N_("no card is being turned now: the turn must be passed (nothing to do)"),
 }
 
 _NO_COIN_FLIP = {
@@ -198,6 +199,7 @@ _NO_COIN_FLIP = {
     "keep": N_("there is no coin flip now: the card just turned must be kept on a reserve "
                "column"),
     "reserve": N_("there is no coin flip now: a reserve card must be played"),
+    "pass": N_("there is no coin flip now: the turn must be passed (nothing to do)"),
 }
 
 

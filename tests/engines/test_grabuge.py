@@ -432,6 +432,8 @@ def test_without_skipping_an_idle_player_passes_the_turn_as_a_forced_move(
     # Seat 1 can do nothing: the turn is theirs all the same, and their one move is `pass`.
     assert state.to_move == 1 and state.decision() == "pass" and moves(state) == ["pass"]
     assert "nothing at all to do" in illegal(state, "reserve 1")
+    assert "the turn must be passed" in illegal(state, "card:QH")
+    assert "the turn must be passed" in illegal(state, "first:0")
     assert GRABUGE.load(json.loads(json.dumps(state.dump()))).decision() == "pass"
     play(state, "pass")
     assert state.to_move == 0 and state.current_player == CHANCE and state.hand == 4

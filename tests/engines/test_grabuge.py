@@ -453,8 +453,7 @@ def _played(seed: int) -> tuple[list[str], dict[str, Any]]:
     notations = []
     while not state.is_over():
         if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            move = chance.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            move = pick(state, chance)
         else:
             legal = state.legal_moves()
             move = legal[0] if len(legal) == 1 else choices.choice(legal)

@@ -7,6 +7,7 @@ be turned (a shuffled deck: dealing lazily is the same as shuffling first).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -35,6 +36,13 @@ MARGIN_WEIGHT = 0.1
 MARGIN_SCALE = 3.0
 """The margin, in paquets, at which the nudge is half its weight."""
 
+CUT_MARGIN_SCALE = 1.0
+"""A cut playout's margin, in paquets, that makes a win e (about 2.7) times likelier than a loss."""
+
+
+NO_CUT = 1 << 30
+"""`Sim.turns_left` of a playout that runs to the end of the game."""
+
 
 class Sim:
     """One determinized Grabuge position, played on by the playout policy."""
@@ -55,6 +63,7 @@ class Sim:
         "talon",
         "to_move",
         "tops",
+        "turns_left",
     )
 
     def __init__(self) -> None:
@@ -77,6 +86,8 @@ class Sim:
         self.over = False
         self.careless = [0.0, 0.0]
         """Each seat's chance of keeping a card in any column at random (its opponent model)."""
+        self.turns_left = NO_CUT
+        """Turns still to end before the playout stops and its margin scores it."""
 
     @classmethod
     def from_state(cls, state: GrabugeState, rng: random.Random | None = None) -> Sim:
@@ -123,6 +134,7 @@ class Sim:
         other.drew = self.drew
         other.to_move = self.to_move
         other.over = self.over
+        other.turns_left = self.turns_left
         other.careless = self.careless  # shared: set once per decision, only read after
         return other
 
@@ -216,7 +228,12 @@ class Sim:
         return True
 
     def end_turn(self) -> None:
-        """Pass the turn, skipping a seat with nothing to do; the end when neither has."""
+        """Pass the turn, skipping a seat with nothing to do; the end when neither has (or
+        when the playout has played its turns: `turns_left`)."""
+        self.turns_left -= 1
+        if self.turns_left <= 0:
+            self.over = True
+            return
         seat = self.to_move
         for following in (1 - seat, seat):
             if self.has_something(following):
@@ -318,7 +335,13 @@ class Sim:
         return rewards
 
     def reward(self, seat: int) -> float:
-        """`seat`'s score at the end: 1 a win, 1/2 a draw, 0 a loss, nudged by the margin."""
+        """`seat`'s score at the end: 1 a win, 1/2 a draw, 0 a loss, nudged by the margin; a
+        cut playout's chance to win, from its margin with the leftover cards counted whole."""
+        if self.turns_left <= 0:
+            lead = self.paquets(seat) - self.paquets(1 - seat)
+            cards = self.unplayed(1 - seat) - self.unplayed(seat)
+            margin = lead + cards / LEFTOVER_CARDS_PER_PAQUET
+            return 1 / (1 + math.exp(-margin / CUT_MARGIN_SCALE))
         margin = self.margin(seat)
         result = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
         # Most worlds give every move the same result; the margin still tells them apart.

@@ -18,7 +18,7 @@ from ai.grabuge import (
     carelessness,
     state_from_view,
 )
-from ai.grabuge_sim import Sim
+from ai.grabuge_sim import NO_CUT, Sim
 from engines import GAMES
 from engines import grabuge as grabuge_engine
 from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
@@ -192,6 +192,37 @@ def test_fast_playout_follows_the_engine() -> None:
         assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
         assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
         assert sim.margin(0) == state.paquets(0) - state.paquets(1)
+
+
+class _TurnCounter(Sim):
+    """A playout that counts the turns it ends."""
+
+    __slots__ = ("ended",)
+    ended: int
+
+    def end_turn(self) -> None:
+        self.ended += 1
+        super().end_turn()
+
+
+def test_a_cut_playout_stops_after_its_turns_and_scores_its_margin() -> None:
+    rng = random.Random(6)
+    for state in _positions(8):
+        sim = _TurnCounter.from_state(state, rng)
+        assert isinstance(sim, _TurnCounter)
+        sim.ended, sim.turns_left = 0, 3
+        whole = sim.copy()
+        whole.turns_left = NO_CUT
+        sim.run(random.Random(1))
+        whole.run(random.Random(1))
+        assert sim.over and sim.ended == 3
+        # Three turns never play a game out: the whole playout goes on past them.
+        assert sum(whole.crowned) + sum(whole.unplayed(seat) for seat in (0, 1)) != sum(
+            sim.crowned) + sum(sim.unplayed(seat) for seat in (0, 1))
+        lead = sim.paquets(0) - sim.paquets(1) + (sim.unplayed(1) - sim.unplayed(0)) / 5
+        assert sim.reward(0) + sim.reward(1) == pytest.approx(1.0)
+        assert 0 < sim.reward(0) < 1
+        assert (sim.reward(0) > 0.5) == (lead > 0) and (sim.reward(0) < 0.5) == (lead < 0)
 
 
 def _with_reserve(columns: list[list[str]]) -> GrabugeState:

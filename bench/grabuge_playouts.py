@@ -1,6 +1,6 @@
 """Le Grabuge search against a random keeper, entirely in the fast suit-blind game.
 
-    python bench/grabuge_playouts.py [--worlds N] [--games G] [--first F]
+    python bench/grabuge_playouts.py [--worlds N] [--games G] [--first F] [--turns T]
                                      [--sees-cards | --sees-next K]
 
 A quick, low-variance bench for search ideas: a thousand games take minutes where
@@ -9,8 +9,10 @@ g's chance seeded as in `bench/arena.py`) and then played in `ai.grabuge_sim.Sim
 searcher (seat g mod 2) plays each of its choices (where to keep a card, which reserve card
 goes first when several can) out in N sampled worlds, the opponent told to be a random
 keeper, as medium's search does. The opponent keeps and orders its reserve at random.
-`--sees-cards` lets the searcher see the real card order (what hiding the cards costs);
-`--sees-next K` only the next K cards to be turned, by either player (how far ahead it pays).
+`--turns T` cuts its playouts after T turns and scores them by their margin, as medium's
+and hard's search does (by default they run to the end). `--sees-cards` lets the searcher
+see the real card order (what hiding the cards costs); `--sees-next K` only the next K cards
+to be turned, by either player (how far ahead it pays).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.base import is_chance, sample_chance
-from ai.grabuge_sim import Sim
+from ai.grabuge_sim import NO_CUT, Sim
 from bench.arena import wilson
 from engines import GAMES
 from engines.grabuge import GrabugeState
@@ -54,7 +56,7 @@ ALL_CARDS = 8 * 52
 class Searcher(Sim):
     """A game in which one seat searches its choices; its playouts are plain `Sim`s."""
 
-    __slots__ = ("search_rng", "searcher", "sees_next", "worlds")
+    __slots__ = ("playout_turns", "search_rng", "searcher", "sees_next", "worlds")
 
     def keep_column(self, rng: random.Random) -> int:
         """The searcher's keep: the column whose playouts score best."""
@@ -77,6 +79,7 @@ class Searcher(Sim):
             _shuffle_unseen(base.deck, self.sees_next, rng)
             base.careless = [1.0, 1.0]
             base.careless[seat] = 0.0
+            base.turns_left = self.playout_turns
             rewards = base.rewards_after(seat, apply, columns, rng.random())
             totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
         return columns[max(range(len(columns)), key=lambda index: (totals[index], -index))]
@@ -91,7 +94,7 @@ def _shuffle_unseen(deck: list[int], sees_next: int, rng: random.Random) -> None
         deck[:hidden] = unseen
 
 
-def play(number: int, worlds: int, sees_next: int) -> float:
+def play(number: int, worlds: int, sees_next: int, playout_turns: int = NO_CUT) -> float:
     """Game `number`: the searcher's score (1 a win, 1/2 a draw, 0 a loss)."""
     rng = random.Random(number)
     game = Sim.from_state(dealt(number), rng)
@@ -99,6 +102,7 @@ def play(number: int, worlds: int, sees_next: int) -> float:
     for name in Sim.__slots__:
         setattr(sim, name, getattr(game, name))
     sim.searcher, sim.worlds, sim.sees_next = number % 2, worlds, sees_next
+    sim.playout_turns = playout_turns
     sim.search_rng = random.Random(f"search:{number}")
     sim.careless = [1.0, 1.0]  # the opponent keeps at random
     sim.careless[sim.searcher] = 0.0
@@ -112,6 +116,8 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=10)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--turns", type=int, default=NO_CUT, metavar="T",
+                        help="cut the playouts after T turns (default: play them out)")
     sight = parser.add_mutually_exclusive_group()
     sight.add_argument("--sees-cards", action="store_true", help="the whole card order")
     sight.add_argument("--sees-next", type=int, default=0, metavar="K",
@@ -123,11 +129,13 @@ def main() -> None:
     sees_next = ALL_CARDS if args.sees_cards else args.sees_next
     with ProcessPoolExecutor(args.workers) as pool:
         scores = list(pool.map(play, numbers, [args.worlds] * args.games,
-                               [sees_next] * args.games, chunksize=8))
+                               [sees_next] * args.games, [args.turns] * args.games,
+                               chunksize=8))
     low, high = wilson(sum(scores), args.games)
     who = ("sees the cards" if args.sees_cards else
            f"sees the next {sees_next} cards" if sees_next else "samples the cards")
-    print(f"grabuge, suit-blind: search ({args.worlds} worlds, {who}) vs a random keeper, "
+    cut = "" if args.turns == NO_CUT else f", playouts cut after {args.turns} turns"
+    print(f"grabuge, suit-blind: search ({args.worlds} worlds{cut}, {who}) vs a random keeper, "
           f"{args.games} games from {args.first} in {time.perf_counter() - started:.0f} s")
     print(f"  search scores {sum(scores) / args.games:.1%} (95 % interval {low:.1%}–{high:.1%})")
 

@@ -187,8 +187,8 @@ class GrabugeAI(GameAI):
     alike), score it by its paquet and card margin, and pick the best total. Medium and
     hard play the opponent in those playouts as its reserve shows it keeps
     (`carelessness`): a player who keeps anywhere leaves other chances open than one who
-    keeps with care. `ai.mcts` still works with `sample`,
-    `playout_move` and `evaluate`, but plays far fewer games for the same time.
+    keeps with care. `ai.mcts` still works with `sample`, `playout_move` and `evaluate`,
+    but plays far fewer games for the same time.
     """
 
     game_id = "grabuge"

@@ -39,7 +39,6 @@ MARGIN_SCALE = 3.0
 CUT_MARGIN_SCALE = 1.0
 """A cut playout's margin, in paquets, that makes a win e (about 2.7) times likelier than a loss."""
 
-
 NO_CUT = 1 << 30
 """`Sim.turns_left` of a playout that runs to the end of the game."""
 

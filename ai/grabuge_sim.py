@@ -196,10 +196,14 @@ class Sim:
         """Crowned piles plus the grabuge bonus (leftover paquets come at the end)."""
         return self.crowned[seat] + (GRABUGE_BONUS_PAQUETS if self.bonus == seat else 0)
 
-    def margin(self, seat: int) -> float:
-        """`seat`'s lead in paquets, counting the leftover-card paquets (final at the end)."""
+    def margin(self, seat: int, *, whole_cards: bool = False) -> float:
+        """`seat`'s lead in paquets, counting the leftover-card paquets (final at the end);
+        `whole_cards` counts every card of the difference as its share of a paquet."""
         cards = self.unplayed(1 - seat) - self.unplayed(seat)
-        leftover = abs(cards) // LEFTOVER_CARDS_PER_PAQUET * (1 if cards > 0 else -1)
+        if whole_cards:
+            leftover: float = cards / LEFTOVER_CARDS_PER_PAQUET
+        else:
+            leftover = abs(cards) // LEFTOVER_CARDS_PER_PAQUET * (1 if cards > 0 else -1)
         return self.paquets(seat) - self.paquets(1 - seat) + leftover
 
     def has_something(self, seat: int) -> bool:
@@ -337,9 +341,7 @@ class Sim:
         """`seat`'s score at the end: 1 a win, 1/2 a draw, 0 a loss, nudged by the margin; a
         cut playout's chance to win, from its margin with the leftover cards counted whole."""
         if self.turns_left <= 0:
-            lead = self.paquets(seat) - self.paquets(1 - seat)
-            cards = self.unplayed(1 - seat) - self.unplayed(seat)
-            margin = lead + cards / LEFTOVER_CARDS_PER_PAQUET
+            margin = self.margin(seat, whole_cards=True)
             return 1 / (1 + math.exp(-margin / CUT_MARGIN_SCALE))
         margin = self.margin(seat)
         result = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0

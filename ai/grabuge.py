@@ -174,9 +174,8 @@ WORLDS: dict[str, int] = {"easy": 6, "medium": 640, "hard": 960}
 """Worlds sampled per decision by level; every legal move is played out once in each."""
 
 PLAYOUT_TURNS: dict[str, int] = {"easy": NO_CUT, "medium": 6, "hard": 6}
-"""Turns a playout plays by level before its chance to win is judged (`Sim.cut_value`): six
-turns judge a keep as well as the whole game, in less than half the time, which buys more
-worlds."""
+"""Turns a playout plays by level before its margin scores it: six turns judge a keep as
+well as the whole game, in less than half the time, which buys more worlds."""
 
 
 class GrabugeAI(GameAI):
@@ -185,11 +184,11 @@ class GrabugeAI(GameAI):
     Easy keeps a card where it blocks least (the playout policy itself). Medium and hard
     sample worlds, play each legal move on for six turns in the fast rank-only game with
     the same deck order and policy seed (common random numbers: luck weighs on every move
-    alike), score it by its chance to win from there (`Sim.cut_value`, fitted on playouts),
-    and pick the best total. Medium and hard play the opponent in those playouts as its
-    reserve shows it keeps (`carelessness`): a player who keeps anywhere leaves other
-    chances open than one who keeps with care. `ai.mcts` still works with `sample`,
-    `playout_move` and `evaluate`, but plays far fewer games for the same time.
+    alike), score it by its paquet and card margin, and pick the best total. Medium and
+    hard play the opponent in those playouts as its reserve shows it keeps
+    (`carelessness`): a player who keeps anywhere leaves other chances open than one who
+    keeps with care. `ai.mcts` still works with `sample`, `playout_move` and `evaluate`,
+    but plays far fewer games for the same time.
     """
 
     game_id = "grabuge"

@@ -36,50 +36,8 @@ MARGIN_WEIGHT = 0.1
 MARGIN_SCALE = 3.0
 """The margin, in paquets, at which the nudge is half its weight."""
 
-CUT_FEATURES = ("bias", "margin",
-                "bonus_open", "grabuge_left", "talon_turns", "grabuge_by_talon", "buried", "kept",
-                "their_bonus_open", "their_grabuge_left", "their_talon_turns",
-                "their_grabuge_by_talon", "their_buried", "their_kept", "to_move")
-"""What a cut playout's value is fitted on, in `Sim.cut_features`' order (see there)."""
-
-CUT_WEIGHTS_CAREFUL = (
-    0.0900,  # bias
-    0.7327,  # margin
-    0.6117,  # bonus_open
-    0.0239,  # grabuge_left
-    0.6291,  # talon_turns
-    -0.0241,  # grabuge_by_talon
-    0.0164,  # buried
-    0.0802,  # kept
-    -0.6117,  # their_bonus_open
-    -0.0239,  # their_grabuge_left
-    -0.6291,  # their_talon_turns
-    0.0241,  # their_grabuge_by_talon
-    -0.0164,  # their_buried
-    -0.0802,  # their_kept
-    -0.1799,  # to_move
-)
-"""Logistic weights of a careful seat's chance to win from a cut playout, against an opponent
-that keeps with care too; fitted on policy playouts by `bench/grabuge_value.py`."""
-
-CUT_WEIGHTS_CARELESS = (
-    0.5638,  # bias
-    0.7657,  # margin
-    0.3791,  # bonus_open
-    0.0297,  # grabuge_left
-    0.5525,  # talon_turns
-    -0.0320,  # grabuge_by_talon
-    0.0152,  # buried
-    0.0615,  # kept
-    -0.4593,  # their_bonus_open
-    -0.0260,  # their_grabuge_left
-    -0.5111,  # their_talon_turns
-    0.0118,  # their_grabuge_by_talon
-    0.0159,  # their_buried
-    -0.0810,  # their_kept
-    -0.1901,  # to_move
-)
-"""The same against an opponent that keeps its cards anywhere."""
+CUT_MARGIN_SCALE = 1.0
+"""A cut playout's margin, in paquets, that makes a win e (about 2.7) times likelier than a loss."""
 
 NO_CUT = 1 << 30
 """`Sim.turns_left` of a playout that runs to the end of the game."""
@@ -128,7 +86,7 @@ class Sim:
         self.careless = [0.0, 0.0]
         """Each seat's chance of keeping a card in any column at random (its opponent model)."""
         self.turns_left = NO_CUT
-        """Turns still to end before the playout stops and `cut_value` scores it."""
+        """Turns still to end before the playout stops and its margin scores it."""
 
     @classmethod
     def from_state(cls, state: GrabugeState, rng: random.Random | None = None) -> Sim:
@@ -381,44 +339,11 @@ class Sim:
 
     def reward(self, seat: int) -> float:
         """`seat`'s score at the end: 1 a win, 1/2 a draw, 0 a loss, nudged by the margin; a
-        cut playout's chance to win (`cut_value`)."""
+        cut playout's chance to win, from its margin with the leftover cards counted whole."""
         if self.turns_left <= 0:
-            return self.cut_value(seat)
+            margin = self.margin(seat, whole_cards=True)
+            return 1 / (1 + math.exp(-margin / CUT_MARGIN_SCALE))
         margin = self.margin(seat)
         result = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
         # Most worlds give every move the same result; the margin still tells them apart.
         return result + MARGIN_WEIGHT * margin / (abs(margin) + MARGIN_SCALE)
-
-    def cut_value(self, seat: int) -> float:
-        """`seat`'s chance to win from where a cut playout stopped, as fitted on playouts: its
-        opponent is as careless as `careless` says, so the two fits are mixed in that share."""
-        careless = self.careless[1 - seat]
-        features = self.cut_features(seat)
-        careful_logit = sum(w * f for w, f in zip(CUT_WEIGHTS_CAREFUL, features, strict=True))
-        careless_logit = sum(w * f for w, f in zip(CUT_WEIGHTS_CARELESS, features, strict=True))
-        logit = careful_logit + careless * (careless_logit - careful_logit)
-        return 1 / (1 + math.exp(-logit))
-
-    def cut_features(self, seat: int) -> list[float]:
-        """What `cut_value` weighs (`CUT_FEATURES`): the margin with the leftover cards counted
-        whole; for each player, from `seat`, whether the grabuge bonus is still open to them,
-        their grabuge cards and the turns their talon lasts (while it is open), the reserve
-        cards lying under a higher one (they wait for it) and all their reserve cards; and
-        whether `seat` moves next."""
-        features = [1.0, self.margin(seat, whole_cards=True)]
-        for player in (seat, 1 - seat):
-            bonus_open = float(self.bonus < 0 and not self.became[player])
-            left = (self.gdown[player] + (self.gtop[player] != 0)) * bonus_open
-            turns = -(-self.talon[player] // DRAW_SIZE) * bonus_open
-            buried = kept = 0
-            for column in self.reserves[player]:
-                lowest = KING + 1
-                for rank in reversed(column):
-                    if rank > lowest:
-                        buried += 1
-                    else:
-                        lowest = rank
-                kept += len(column)
-            features += [bonus_open, left, turns, left * turns / 10, buried, kept]
-        features.append(float(self.to_move == seat))
-        return features

@@ -9,7 +9,7 @@ g's chance seeded as in `bench/arena.py`) and then played in `ai.grabuge_sim.Sim
 searcher (seat g mod 2) plays each of its choices (where to keep a card, which reserve card
 goes first when several can) out in N sampled worlds, the opponent told to be a random
 keeper, as medium's search does. The opponent keeps and orders its reserve at random.
-`--turns T` cuts its playouts after T turns and scores them by `Sim.cut_value`, as medium's
+`--turns T` cuts its playouts after T turns and scores them by their margin, as medium's
 and hard's search does (by default they run to the end). `--sees-cards` lets the searcher
 see the real card order (what hiding the cards costs); `--sees-next K` only the next K cards
 to be turned, by either player (how far ahead it pays).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 import random
 
 import pytest
@@ -19,7 +18,7 @@ from ai.grabuge import (
     carelessness,
     state_from_view,
 )
-from ai.grabuge_sim import CUT_FEATURES, CUT_WEIGHTS_CAREFUL, CUT_WEIGHTS_CARELESS, NO_CUT, Sim
+from ai.grabuge_sim import NO_CUT, Sim
 from engines import GAMES
 from engines import grabuge as grabuge_engine
 from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
@@ -206,7 +205,7 @@ class _TurnCounter(Sim):
         super().end_turn()
 
 
-def test_a_cut_playout_stops_after_its_turns_and_scores_its_chance_to_win() -> None:
+def test_a_cut_playout_stops_after_its_turns_and_scores_its_margin() -> None:
     rng = random.Random(6)
     for state in _positions(8):
         sim = _TurnCounter.from_state(state, rng)
@@ -220,29 +219,10 @@ def test_a_cut_playout_stops_after_its_turns_and_scores_its_chance_to_win() -> N
         # Three turns never play a game out: the whole playout goes on past them.
         assert sum(whole.crowned) + sum(whole.unplayed(seat) for seat in (0, 1)) != sum(
             sim.crowned) + sum(sim.unplayed(seat) for seat in (0, 1))
-        for seat in (0, 1):
-            assert sim.reward(seat) == sim.cut_value(seat)
-            assert 0 < sim.reward(seat) < 1
-            # One more crowned pile is a better chance, whatever the opponent is like.
-            ahead = sim.copy()
-            ahead.crowned[seat] += 1
-            assert ahead.cut_value(seat) > sim.cut_value(seat)
-
-
-def test_a_cut_playout_is_valued_between_its_two_fits_as_the_opponent_is_careless() -> None:
-    sim = Sim.from_state(_positions(1)[0], random.Random(3))
-    sim.turns_left = 2
-    sim.run(random.Random(2))
-    values = []
-    for careless in (0.0, 0.5, 1.0):
-        sim.careless = [0.0, careless]
-        values.append(sim.cut_value(0))
-    features = sim.cut_features(0)
-    assert len(features) == len(CUT_FEATURES)
-    for weights, value in ((CUT_WEIGHTS_CAREFUL, values[0]), (CUT_WEIGHTS_CARELESS, values[2])):
-        logit = sum(w * f for w, f in zip(weights, features, strict=True))
-        assert value == pytest.approx(1 / (1 + math.exp(-logit)))
-    assert min(values[0], values[2]) < values[1] < max(values[0], values[2])
+        lead = sim.paquets(0) - sim.paquets(1) + (sim.unplayed(1) - sim.unplayed(0)) / 5
+        assert sim.reward(0) + sim.reward(1) == pytest.approx(1.0)
+        assert 0 < sim.reward(0) < 1
+        assert (sim.reward(0) > 0.5) == (lead > 0) and (sim.reward(0) < 0.5) == (lead < 0)
 
 
 def _with_reserve(columns: list[list[str]]) -> GrabugeState:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ai.base import AnyState
 from ai.game import GameAI
-from ai.grabuge_sim import NO_CUT, Sim
+from ai.grabuge_sim import NO_CUT, Sim, alike_choices
 from engines.grabuge import (
     CARD_INDEX,
     CARDS,
@@ -171,7 +171,8 @@ READS_THE_OPPONENT = frozenset({"medium", "hard"})
 """The levels that play their opponent as its reserve shows it keeps."""
 
 WORLDS: dict[str, int] = {"easy": 6, "medium": 640, "hard": 960}
-"""Worlds sampled per decision by level; every legal move is played out once in each."""
+"""Worlds sampled per decision by level; each distinct choice is played out once in each
+(keeping a card on one of four empty columns is one choice, not four)."""
 
 PLAYOUT_TURNS: dict[str, int] = {"easy": NO_CUT, "medium": 6, "hard": 6}
 """Turns a playout plays by level before its margin scores it: six turns judge a keep as
@@ -181,14 +182,14 @@ well as the whole game, in less than half the time, which buys more worlds."""
 class GrabugeAI(GameAI):
     """Le Grabuge: worlds rebuilt from the view, every move played out in each of them.
 
-    Easy keeps a card where it blocks least (the playout policy itself). Medium and hard
-    sample worlds, play each legal move on for six turns in the fast rank-only game with
-    the same deck order and policy seed (common random numbers: luck weighs on every move
-    alike), score it by its paquet and card margin, and pick the best total. Medium and
-    hard play the opponent in those playouts as its reserve shows it keeps
-    (`carelessness`): a player who keeps anywhere leaves other chances open than one who
-    keeps with care. `ai.mcts` still works with `sample`, `playout_move` and `evaluate`,
-    but plays far fewer games for the same time.
+    Every level samples worlds (orders of the unseen cards) and plays each distinct choice
+    on in every world, in the fast rank-only game, with the same deck order and policy seed
+    (common random numbers: luck weighs on every move alike). Easy plays a few worlds to
+    the end; medium and hard many, cut after six turns and scored by their paquet and card
+    margin. The best total wins. Medium and hard play the opponent in those playouts as its
+    reserve shows it keeps (`carelessness`): a player who keeps anywhere leaves other
+    chances open than one who keeps with care. `ai.mcts` still works with `sample`,
+    `playout_move` and `evaluate`, but plays far fewer games for the same time.
     """
 
     game_id = "grabuge"
@@ -209,10 +210,13 @@ class GrabugeAI(GameAI):
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        worlds = WORLDS[level]
         seat = state.current_player
         assert isinstance(state, GrabugeState) and seat is not None
-        totals = [0.0] * len(legal)
+        reserve = [[RANK_OF[card] for card in column] for column in state.reserves[seat]]
+        groups = alike_choices(reserve, [move.column - 1 for move in legal])
+        if len(groups) == 1:
+            return legal[0]
+        totals = [0.0] * len(groups)
         # The opponent is played as it has played so far: its reserve shows how it keeps.
         # Reading the opponent is a skill easy lacks: it expects care from everyone.
         careless = [0.0, 0.0]
@@ -220,17 +224,21 @@ class GrabugeAI(GameAI):
             careless[1 - seat] = carelessness(state, 1 - seat)
         # The choices at one decision are all keeps or all reserve plays.
         apply = Sim.keep if isinstance(legal[0], KeepCard) else Sim.play_reserve
-        columns = [move.column - 1 for move in legal]
-        for _ in range(worlds):
-            world = self.sample(state, seat, rng)
-            assert isinstance(world, GrabugeState)
-            base = Sim.from_state(world, rng)
-            base.careless = careless
-            base.turns_left = PLAYOUT_TURNS[level]
+        columns = [legal[group[0]].column - 1 for group in groups]
+        # The fast game knows ranks only, and the seat's view tells exactly which ranks are
+        # unseen: one world rebuilt from the view serves them all, its deck reshuffled.
+        world = self.sample(state, seat, rng)
+        assert isinstance(world, GrabugeState)
+        position = Sim.from_state(world)
+        position.careless = careless
+        position.turns_left = PLAYOUT_TURNS[level]
+        for _ in range(WORLDS[level]):
+            base = position.copy()
+            rng.shuffle(base.deck)
             rewards = base.rewards_after(seat, apply, columns, rng.random())
             totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
-        best = max(range(len(legal)), key=lambda index: (totals[index], -index))
-        return legal[best]
+        best = max(range(len(groups)), key=lambda index: (totals[index], -index))
+        return legal[groups[best][0]]
 
     def evaluate(self, state: AnyState) -> list[float]:
         """Each seat's chance from its paquet lead (crowned, bonus, leftover cards so far)."""

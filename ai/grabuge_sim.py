@@ -43,6 +43,16 @@ NO_CUT = 1 << 30
 """`Sim.turns_left` of a playout that runs to the end of the game."""
 
 
+def alike_choices(reserve: Sequence[Sequence[int]], columns: Sequence[int]) -> list[list[int]]:
+    """The indices of `columns` grouped by what their reserve column holds, in first-seen
+    order: keeping on, or playing from, columns that hold the same ranks is the same choice
+    (the columns can be swapped), so the search plays out one of each group."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index, column in enumerate(columns):
+        groups.setdefault(tuple(reserve[column]), []).append(index)
+    return list(groups.values())
+
+
 class Sim:
     """One determinized Grabuge position, played on by the playout policy."""
 

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.base import is_chance, sample_chance
-from ai.grabuge_sim import NO_CUT, Sim
+from ai.grabuge_sim import NO_CUT, Sim, alike_choices
 from bench.arena import wilson
 from engines import GAMES
 from engines.grabuge import GrabugeState
@@ -56,7 +56,7 @@ ALL_CARDS = 8 * 52
 class Searcher(Sim):
     """A game in which one seat searches its choices; its playouts are plain `Sim`s."""
 
-    __slots__ = ("playout_turns", "search_rng", "searcher", "sees_next", "worlds")
+    __slots__ = ("playout_turns", "playouts", "search_rng", "searcher", "sees_next", "worlds")
 
     def keep_column(self, rng: random.Random) -> int:
         """The searcher's keep: the column whose playouts score best."""
@@ -70,11 +70,17 @@ class Searcher(Sim):
             return super().reserve_column(columns, rng)
         return self._searched(columns, Sim.play_reserve)
 
-    def _searched(self, columns: range | list[int], apply: Callable[[Sim, int, int], None]) -> int:
-        """The column whose playouts score best over the sampled worlds."""
+    def _searched(self, choices: range | list[int], apply: Callable[[Sim, int, int], None]) -> int:
+        """The column whose playouts score best over the sampled worlds (one of each group of
+        alike columns; with a playout budget, the worlds are that budget shared out)."""
         seat, rng = self.to_move, self.search_rng
+        groups = alike_choices(self.reserves[seat], choices)
+        columns = [choices[group[0]] for group in groups]
+        if len(columns) == 1:
+            return columns[0]
+        worlds = self.playouts // len(columns) if self.playouts else self.worlds
         totals = [0.0] * len(columns)
-        for _ in range(self.worlds):
+        for _ in range(worlds):
             base = self.copy()  # a plain Sim: the playouts do not search
             _shuffle_unseen(base.deck, self.sees_next, rng)
             base.careless = [1.0, 1.0]
@@ -94,7 +100,8 @@ def _shuffle_unseen(deck: list[int], sees_next: int, rng: random.Random) -> None
         deck[:hidden] = unseen
 
 
-def play(number: int, worlds: int, sees_next: int, playout_turns: int = NO_CUT) -> float:
+def play(number: int, worlds: int, sees_next: int, playout_turns: int = NO_CUT,
+         playouts: int = 0) -> float:
     """Game `number`: the searcher's score (1 a win, 1/2 a draw, 0 a loss)."""
     rng = random.Random(number)
     game = Sim.from_state(dealt(number), rng)
@@ -102,7 +109,7 @@ def play(number: int, worlds: int, sees_next: int, playout_turns: int = NO_CUT) 
     for name in Sim.__slots__:
         setattr(sim, name, getattr(game, name))
     sim.searcher, sim.worlds, sim.sees_next = number % 2, worlds, sees_next
-    sim.playout_turns = playout_turns
+    sim.playout_turns, sim.playouts = playout_turns, playouts
     sim.search_rng = random.Random(f"search:{number}")
     sim.careless = [1.0, 1.0]  # the opponent keeps at random
     sim.careless[sim.searcher] = 0.0
@@ -122,6 +129,9 @@ def main() -> None:
     sight.add_argument("--sees-cards", action="store_true", help="the whole card order")
     sight.add_argument("--sees-next", type=int, default=0, metavar="K",
                        help="the next K cards turned")
+    parser.add_argument("--playouts", type=int, default=0, metavar="P",
+                        help="share P playouts a decision out over the distinct choices "
+                             "(as medium does) instead of a fixed number of worlds")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     started = time.perf_counter()
@@ -130,12 +140,13 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         scores = list(pool.map(play, numbers, [args.worlds] * args.games,
                                [sees_next] * args.games, [args.turns] * args.games,
-                               chunksize=8))
+                               [args.playouts] * args.games, chunksize=8))
     low, high = wilson(sum(scores), args.games)
     who = ("sees the cards" if args.sees_cards else
            f"sees the next {sees_next} cards" if sees_next else "samples the cards")
     cut = "" if args.turns == NO_CUT else f", playouts cut after {args.turns} turns"
-    print(f"grabuge, suit-blind: search ({args.worlds} worlds{cut}, {who}) vs a random keeper, "
+    budget = f"{args.playouts} playouts" if args.playouts else f"{args.worlds} worlds"
+    print(f"grabuge, suit-blind: search ({budget}{cut}, {who}) vs a random keeper, "
           f"{args.games} games from {args.first} in {time.perf_counter() - started:.0f} s")
     print(f"  search scores {sum(scores) / args.games:.1%} (95 % interval {low:.1%}–{high:.1%})")
 

@@ -18,7 +18,7 @@ from ai.grabuge import (
     carelessness,
     state_from_view,
 )
-from ai.grabuge_sim import NO_CUT, Sim
+from ai.grabuge_sim import NO_CUT, Sim, alike_choices
 from engines import GAMES
 from engines import grabuge as grabuge_engine
 from engines.grabuge import CARDS, RANK_OF, RANKS, SUITS, GrabugeState, KeepCard, TurnCard
@@ -158,6 +158,21 @@ def test_a_move_is_reproducible_and_legal() -> None:
             move = ai.choose_move(state, level, rng=random.Random(3))
             assert move in state.legal_moves()
             assert move == ai.choose_move(state.clone(), level, rng=random.Random(3))
+
+
+def test_columns_that_hold_the_same_ranks_are_one_choice() -> None:
+    assert alike_choices([[], [5, 3], [], [5, 3]], [0, 1, 2, 3]) == [[0, 2], [1, 3]]
+    assert alike_choices([[7], [9, 7], [7], []], [0, 2, 3]) == [[0, 1], [2]]
+
+
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_a_keep_among_empty_columns_only_is_made_without_search(level: str) -> None:
+    state = _first_keep(random.Random(4))
+    assert state is not None and not any(state.reserves[state.to_move])
+    rng = random.Random(9)
+    untouched = rng.getstate()
+    assert ai.choose_move(state, level, rng=rng) == KeepCard(1)
+    assert rng.getstate() == untouched  # no world was sampled
 
 
 class _FirstColumnSim(Sim):

@@ -180,7 +180,7 @@ well as the whole game, in less than half the time, which buys more worlds."""
 
 
 class GrabugeAI(GameAI):
-    """Le Grabuge: worlds rebuilt from the view, every move played out in each of them.
+    """Le Grabuge: worlds rebuilt from the view, every distinct choice played out in each.
 
     Every level samples worlds (orders of the unseen cards) and plays each distinct choice
     on in every world, in the fast rank-only game, with the same deck order and policy seed

@@ -1,7 +1,7 @@
 """Le Grabuge search against a random keeper, entirely in the fast suit-blind game.
 
-    python bench/grabuge_playouts.py [--worlds N] [--games G] [--first F] [--turns T]
-                                     [--sees-cards | --sees-next K]
+    python bench/grabuge_playouts.py [--worlds N | --playouts P] [--games G] [--first F]
+                                     [--turns T] [--sees-cards | --sees-next K]
 
 A quick, low-variance bench for search ideas: a thousand games take minutes where
 `bench/arena.py` needs an hour at medium's strength. Each game is dealt by the engine (game
@@ -9,10 +9,12 @@ g's chance seeded as in `bench/arena.py`) and then played in `ai.grabuge_sim.Sim
 searcher (seat g mod 2) plays each of its choices (where to keep a card, which reserve card
 goes first when several can) out in N sampled worlds, the opponent told to be a random
 keeper, as medium's search does. The opponent keeps and orders its reserve at random.
-`--turns T` cuts its playouts after T turns and scores them by their margin, as medium's
-and hard's search does (by default they run to the end). `--sees-cards` lets the searcher
-see the real card order (what hiding the cards costs); `--sees-next K` only the next K cards
-to be turned, by either player (how far ahead it pays).
+`--playouts P` shares P playouts a decision out over the distinct choices (alike columns are
+one choice) instead of N worlds. `--turns T` cuts its playouts after T turns and scores them
+by their margin, as medium's and hard's search does (by default they run to the end).
+`--sees-cards` lets the searcher see the real card order (what hiding the cards costs);
+`--sees-next K` only the next K cards to be turned, by either player (how far ahead it
+pays).
 """
 
 from __future__ import annotations

@@ -213,7 +213,8 @@ class GrabugeAI(GameAI):
         seat = state.current_player
         assert isinstance(state, GrabugeState) and seat is not None
         reserve = [[RANK_OF[card] for card in column] for column in state.reserves[seat]]
-        groups = alike_choices(reserve, [move.column - 1 for move in legal])
+        choices = [move.column - 1 for move in legal]
+        groups = alike_choices(reserve, choices)
         if len(groups) == 1:
             return legal[0]
         totals = [0.0] * len(groups)
@@ -224,7 +225,7 @@ class GrabugeAI(GameAI):
             careless[1 - seat] = carelessness(state, 1 - seat)
         # The choices at one decision are all keeps or all reserve plays.
         apply = Sim.keep if isinstance(legal[0], KeepCard) else Sim.play_reserve
-        columns = [legal[group[0]].column - 1 for group in groups]
+        columns = [choices[group[0]] for group in groups]
         # The fast game knows ranks only, and the seat's view tells exactly which ranks are
         # unseen: one world rebuilt from the view serves them all, its deck reshuffled.
         world = self.sample(state, seat, rng)

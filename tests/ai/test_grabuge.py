@@ -209,6 +209,46 @@ def test_fast_playout_follows_the_engine() -> None:
         assert sim.margin(0) == state.paquets(0) - state.paquets(1)
 
 
+class _ScriptedSim(Sim):
+    """A playout whose keeps and reserve orders are read from a script (the last first)."""
+
+    __slots__ = ("script",)
+    script: list[int]
+
+    def keep_column(self, rng: random.Random) -> int:
+        return self.script.pop() % len(self.reserves[self.to_move])
+
+    def reserve_column(self, columns: list[int], rng: random.Random) -> int:
+        return columns[self.script.pop() % len(columns)]
+
+
+def test_fast_playout_follows_the_engine_whatever_the_choices() -> None:
+    # Keeps anywhere and any reserve order bury cards, fill every column, skip turns and
+    # turn grabuges into talons in ways the careful policy rarely does.
+    rng = random.Random(8)
+    for state in _positions(150):
+        sim = _ScriptedSim.from_state(state, rng)
+        assert isinstance(sim, _ScriptedSim)
+        script = [rng.randrange(840) for _ in range(600)]  # 840: every column count divides it
+        sim.script, order = list(script), list(sim.deck)
+        sim.run(rng)
+        while not state.is_over():
+            moves = state.legal_moves()
+            if is_chance(state):
+                rank = order.pop()
+                state.apply(next(move for move in moves if isinstance(move, TurnCard)
+                                 and RANK_OF[move.card] == rank))
+            elif state.decision() == "keep":
+                state.apply(KeepCard(script.pop() % len(moves) + 1))
+            else:
+                state.apply(moves[script.pop() % len(moves)] if len(moves) > 1 else moves[0])
+        assert script == sim.script  # the same choices were asked, in the same order
+        assert sim.crowned == state.crowned
+        assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
+        assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
+        assert sim.margin(0) == state.paquets(0) - state.paquets(1)
+
+
 class _TurnCounter(Sim):
     """A playout that counts the turns it ends."""
 

@@ -133,7 +133,7 @@ def main() -> None:
                        help="the next K cards turned")
     parser.add_argument("--playouts", type=int, default=0, metavar="P",
                         help="share P playouts a decision out over the distinct choices "
-                             "(as medium does) instead of a fixed number of worlds")
+                             "instead of a fixed number of worlds")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     started = time.perf_counter()

@@ -184,6 +184,21 @@ class _FirstColumnSim(Sim):
         return columns[0]
 
 
+def _next_in(order: list[int], state: GrabugeState) -> TurnCard:
+    """The engine's chance outcome turning the fast game's next rank (the last of `order`)."""
+    rank = order.pop()
+    return next(TurnCard(card) for index, card in enumerate(CARDS)
+                if RANK_OF[card] == rank and state.unseen[index])
+
+
+def _assert_ended_alike(sim: Sim, state: GrabugeState) -> None:
+    """The fast game and the engine ended with the same piles, bonus, cards and paquets."""
+    assert sim.crowned == state.crowned
+    assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
+    assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
+    assert sim.margin(0) == state.paquets(0) - state.paquets(1)
+
+
 def test_fast_playout_follows_the_engine() -> None:
     rng = random.Random(4)
     for state in _positions(8):
@@ -193,20 +208,13 @@ def test_fast_playout_follows_the_engine() -> None:
         # The engine, fed the same ranks in the same order and the same choices.
         while not state.is_over():
             if is_chance(state):
-                rank = order.pop()
-                state.apply(next(
-                    TurnCard(card) for index, card in enumerate(CARDS)
-                    if RANK_OF[card] == rank and state.unseen[index]
-                ))
+                state.apply(_next_in(order, state))
             elif state.decision() == "keep":
                 column = Sim.from_state(state, rng).keep_column(rng)
                 state.apply(KeepCard(column + 1))
             else:
                 state.apply(state.legal_moves()[0])
-        assert sim.crowned == state.crowned
-        assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
-        assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
-        assert sim.margin(0) == state.paquets(0) - state.paquets(1)
+        _assert_ended_alike(sim, state)
 
 
 class _ScriptedSim(Sim):
@@ -235,18 +243,13 @@ def test_fast_playout_follows_the_engine_whatever_the_choices() -> None:
         while not state.is_over():
             moves = state.legal_moves()
             if is_chance(state):
-                rank = order.pop()
-                state.apply(next(move for move in moves if isinstance(move, TurnCard)
-                                 and RANK_OF[move.card] == rank))
+                state.apply(_next_in(order, state))
             elif state.decision() == "keep":
                 state.apply(KeepCard(script.pop() % len(moves) + 1))
             else:
                 state.apply(moves[script.pop() % len(moves)] if len(moves) > 1 else moves[0])
         assert script == sim.script  # the same choices were asked, in the same order
-        assert sim.crowned == state.crowned
-        assert [sim.unplayed(0), sim.unplayed(1)] == [state.unplayed_cards(s) for s in (0, 1)]
-        assert sim.bonus == (-1 if state.bonus_seat is None else state.bonus_seat)
-        assert sim.margin(0) == state.paquets(0) - state.paquets(1)
+        _assert_ended_alike(sim, state)
 
 
 class _TurnCounter(Sim):

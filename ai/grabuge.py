@@ -172,9 +172,9 @@ READS_THE_OPPONENT = frozenset({"medium", "hard"})
 
 WORLDS: dict[str, int] = {"easy": 6, "medium": 2560, "hard": 3200}
 """Worlds sampled per decision by level; each distinct choice is played out once in each
-(keeping a card on one of four empty columns is one choice, not four). Medium's 2,560 won
-4 points more than 640 against random play on the same games, for about 0.7 s a decision;
-hard's 3,200 keeps it stronger than medium within its 1 s median think time."""
+(keeping a card on one of four empty columns is one choice, not four). Medium's 2,560 scored
+85.65 % against random play over games 800-1,199, where 640 scored 83.0 %, for about 0.7 s
+a decision; hard's 3,200 keeps it stronger than medium within its 1 s median think time."""
 
 PLAYOUT_TURNS: dict[str, int] = {"easy": NO_CUT, "medium": 6, "hard": 6}
 """Turns a playout plays by level before its margin scores it: six turns judge a keep as

@@ -295,21 +295,28 @@ class Sim:
     def run(self, rng: random.Random) -> None:
         """Play on to the end with the playout policy (the engine's `_advance`, looped).
 
-        The hot loop of every search: what `grabuge_playable` and `playable_columns` ask is
-        asked inline here (the same rules; a test holds the loop to the engine), while
+        The hot loop of every search: what `grabuge_playable`, `playable_columns` and `place`
+        do is done inline here (the same rules; a test holds the loop to the engine), while
         keeping and choosing go through `keep`, `keep_column` and `reserve_column`, so that
         subclasses can change the policy.
         """
-        tops, reserves, careless, gtop, deck = (self.tops, self.reserves, self.careless,
-                                                self.gtop, self.deck)
+        tops, reserves, careless, gtop, deck, crowned = (
+            self.tops, self.reserves, self.careless, self.gtop, self.deck, self.crowned)
         while not self.over:
             seat = self.to_move
             columns = reserves[seat]
             rank = self.drawn
             if rank:
-                if rank == ACE or tops[rank - 1]:
+                if rank == ACE:
                     self.drawn = 0
-                    self.place(rank, seat)
+                    tops[ACE] += 1
+                elif tops[rank - 1]:
+                    self.drawn = 0
+                    tops[rank - 1] -= 1
+                    if rank == KING:
+                        crowned[seat] += 1
+                    else:
+                        tops[rank] += 1
                 elif careless[seat] and rng.random() < careless[seat]:
                     self.keep(seat, rng.randrange(len(columns)))
                 else:
@@ -319,11 +326,17 @@ class Sim:
             if rank and not self.became[seat] and (rank == ACE or tops[rank - 1]):
                 self.play_grabuge(seat)
                 continue
-            playable = [index for index, column in enumerate(columns)
-                        if column and (column[-1] == ACE or tops[column[-1] - 1])]
-            if playable:
-                column = playable[0] if len(playable) == 1 else self.reserve_column(playable, rng)
-                self.play_reserve(seat, column)
+            # The reserve card to play, if any: a choice only when several can go.
+            chosen = -1
+            for index, column in enumerate(columns):
+                if column and (column[-1] == ACE or tops[column[-1] - 1]):
+                    if chosen < 0:
+                        chosen = index
+                        continue
+                    chosen = self.reserve_column(self.playable_columns(seat), rng)
+                    break
+            if chosen >= 0:
+                self.play_reserve(seat, chosen)
                 continue
             if self.hand:
                 self.hand -= 1

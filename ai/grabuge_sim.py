@@ -298,50 +298,60 @@ class Sim:
         The hot loop of every search: what `grabuge_playable`, `playable_columns` and `place`
         do is done inline here (the same rules; a test holds the loop to the engine), while
         keeping and choosing go through `keep`, `keep_column` and `reserve_column`, so that
-        subclasses can change the policy.
+        subclasses can change the policy. A card is turned only once the cascade is done, so
+        keeping it leaves nothing new to cascade: the next card is turned at once.
         """
-        tops, reserves, careless, gtop, deck, crowned = (
-            self.tops, self.reserves, self.careless, self.gtop, self.deck, self.crowned)
+        tops, reserves, careless, gtop, deck, crowned, became = (
+            self.tops, self.reserves, self.careless, self.gtop, self.deck, self.crowned,
+            self.became)
         while not self.over:
             seat = self.to_move
             columns = reserves[seat]
-            rank = self.drawn
-            if rank:
-                if rank == ACE:
-                    self.drawn = 0
-                    tops[ACE] += 1
-                elif tops[rank - 1]:
-                    self.drawn = 0
-                    tops[rank - 1] -= 1
-                    if rank == KING:
-                        crowned[seat] += 1
+            rank = self.drawn  # a card turned, not yet placed or kept (0: none)
+            self.drawn = 0
+            while True:
+                if rank:
+                    if rank == ACE:
+                        tops[ACE] += 1
+                    elif tops[rank - 1]:
+                        tops[rank - 1] -= 1
+                        if rank == KING:
+                            crowned[seat] += 1
+                        else:
+                            tops[rank] += 1
                     else:
-                        tops[rank] += 1
-                elif careless[seat] and rng.random() < careless[seat]:
-                    self.keep(seat, rng.randrange(len(columns)))
-                else:
-                    self.keep(seat, self.keep_column(rng))
-                continue
-            rank = gtop[seat]
-            if rank and not self.became[seat] and (rank == ACE or tops[rank - 1]):
-                self.play_grabuge(seat)
-                continue
-            # The reserve card to play, if any: a choice only when several can go.
-            chosen = -1
-            for index, column in enumerate(columns):
-                if column and (column[-1] == ACE or tops[column[-1] - 1]):
-                    if chosen < 0:
-                        chosen = index
+                        self.drawn = rank
+                        if careless[seat] and rng.random() < careless[seat]:
+                            self.keep(seat, rng.randrange(len(columns)))
+                        else:
+                            self.keep(seat, self.keep_column(rng))
+                        if self.hand:
+                            self.hand -= 1
+                            rank = deck.pop()
+                            continue
+                        break
+                # The cascade: the grabuge first, then a reserve card, then the grabuge again.
+                while True:
+                    top = gtop[seat]
+                    if top and not became[seat] and (top == ACE or tops[top - 1]):
+                        self.play_grabuge(seat)
                         continue
-                    chosen = self.reserve_column(self.playable_columns(seat), rng)
+                    # The reserve card to play, if any: a choice only when several can go.
+                    chosen = -1
+                    for index, column in enumerate(columns):
+                        if column and (column[-1] == ACE or tops[column[-1] - 1]):
+                            if chosen < 0:
+                                chosen = index
+                                continue
+                            chosen = self.reserve_column(self.playable_columns(seat), rng)
+                            break
+                    if chosen < 0:
+                        break
+                    self.play_reserve(seat, chosen)
+                if not self.hand:
                     break
-            if chosen >= 0:
-                self.play_reserve(seat, chosen)
-                continue
-            if self.hand:
                 self.hand -= 1
-                self.drawn = deck.pop()
-                continue
+                rank = deck.pop()
             if not self.drew:
                 self.drew = True
                 if self.draw(seat):

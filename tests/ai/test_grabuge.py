@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 import ai
+from ai import grabuge as grabuge_ai
 from ai.base import is_chance, sample_chance
 from ai.grabuge import (
     CAREFUL_TRACE,
@@ -16,6 +19,7 @@ from ai.grabuge import (
     GrabugeAI,
     KeepTrace,
     carelessness,
+    contenders,
     state_from_view,
 )
 from ai.grabuge_sim import NO_CUT, Sim, alike_choices
@@ -163,6 +167,44 @@ def test_a_move_is_reproducible_and_legal() -> None:
 def test_columns_that_hold_the_same_ranks_are_one_choice() -> None:
     assert alike_choices([[], [5, 3], [], [5, 3]], [0, 1, 2, 3]) == [[0, 2], [1, 3]]
     assert alike_choices([[7], [9, 7], [7], []], [0, 2, 3]) == [[0, 1], [2]]
+
+
+def test_a_race_lets_go_of_a_choice_clearly_behind_and_keeps_a_close_one() -> None:
+    rng = random.Random(5)
+    leader = [rng.random() for _ in range(400)]
+    close = [value - 0.01 + (0.3 if index % 2 else -0.3) for index, value in enumerate(leader)]
+    behind = [value - 0.05 for value in leader]
+    # Behind by 0.05 in every world: let go. Behind by 0.01 on average, but by -0.29 to
+    # 0.31 from world to world: within three standard errors, still racing.
+    assert contenders([behind, leader, close], [0, 1, 2]) == [1, 2]
+
+
+def _hard_move_and_playouts(state: GrabugeState, seed: int, *, race: bool) -> tuple[Any, int]:
+    """Hard's move, and how many playouts it took, racing its choices or not."""
+    playouts = 0
+    rewards_after = Sim.rewards_after
+
+    def counted(sim: Sim, seat: int, apply: Any, columns: Sequence[int], seed: float,
+                ) -> list[float]:
+        nonlocal playouts
+        playouts += len(columns)
+        return rewards_after(sim, seat, apply, columns, seed)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Sim, "rewards_after", counted)
+        if not race:
+            patch.setattr(grabuge_ai, "RACE_BATCH", {})
+        move = ai.choose_move(state, "hard", rng=random.Random(seed))
+    return move, playouts
+
+
+def test_hard_races_to_the_keeps_of_the_full_search_with_fewer_playouts() -> None:
+    for seed in (1, 7):  # one keep falls clearly behind at each of these choices
+        state = _play_until(seed, 0.05)
+        raced, raced_playouts = _hard_move_and_playouts(state, seed, race=True)
+        full, full_playouts = _hard_move_and_playouts(state, seed, race=False)
+        assert raced == full
+        assert 0 < raced_playouts < full_playouts
 
 
 @pytest.mark.parametrize("level", ai.LEVELS)

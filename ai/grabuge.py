@@ -199,12 +199,14 @@ def contenders(rewards: list[list[float]], racing: list[int]) -> list[int]:
     leader = max(racing, key=lambda index: (sum(rewards[index]), -index))
     kept = []
     for index in racing:
-        differences = [lead - other
-                       for lead, other in zip(rewards[leader], rewards[index], strict=True)]
-        mean = sum(differences) / count
-        variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
-        if index == leader or mean <= RACE_MARGIN_ERRORS * math.sqrt(variance / count):
-            kept.append(index)
+        if index != leader:
+            differences = [lead - other
+                           for lead, other in zip(rewards[leader], rewards[index], strict=True)]
+            mean = sum(differences) / count
+            variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
+            if mean > RACE_MARGIN_ERRORS * math.sqrt(variance / count):
+                continue  # clearly behind: let go
+        kept.append(index)
     return kept
 
 
@@ -268,14 +270,15 @@ class GrabugeAI(GameAI):
         racing = list(range(len(groups)))
         played = 0
         while played < worlds and len(racing) > 1:
-            for _ in range(min(batch, worlds - played)):
+            size = min(batch, worlds - played)
+            for _ in range(size):
                 base = position.copy()
                 rng.shuffle(base.deck)
                 outcomes = base.rewards_after(
                     seat, apply, [columns[index] for index in racing], rng.random())
                 for index, reward in zip(racing, outcomes, strict=True):
                     rewards[index].append(reward)
-            played += min(batch, worlds - played)
+            played += size
             if played < worlds:
                 racing = contenders(rewards, racing)
         best = max(racing, key=lambda index: (sum(rewards[index]), -index))

@@ -67,7 +67,9 @@ class Heartbeat:
             self._task = asyncio.create_task(self._run(), name="heartbeat")
 
     async def _run(self) -> None:
-        while True:
+        # Not `while True`: on Python 3.11 `wait_for` can swallow a cancel that lands as
+        # `alive()` returns, and the loop must still end once `close()` has let it go.
+        while asyncio.current_task() is self._task:
             await self.beat()
             await asyncio.sleep(self.every)
 

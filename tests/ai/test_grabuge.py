@@ -179,8 +179,9 @@ def test_a_race_lets_go_of_a_choice_clearly_behind_and_keeps_a_close_one() -> No
     assert contenders([behind, leader, close], [0, 1, 2]) == [1, 2]
 
 
-def _hard_move_and_playouts(state: GrabugeState, seed: int, *, race: bool) -> tuple[Any, int]:
-    """Hard's move, and how many playouts it took, racing its choices or not."""
+def _move_and_playouts(state: GrabugeState, level: str, seed: int, *, race: bool,
+                       ) -> tuple[Any, int]:
+    """The level's move, and how many playouts it took, racing its choices or not."""
     playouts = 0
     rewards_after = Sim.rewards_after
 
@@ -194,15 +195,17 @@ def _hard_move_and_playouts(state: GrabugeState, seed: int, *, race: bool) -> tu
         patch.setattr(Sim, "rewards_after", counted)
         if not race:
             patch.setattr(grabuge_ai, "RACE_BATCH", {})
-        move = ai.choose_move(state, "hard", rng=random.Random(seed))
+        move = ai.choose_move(state, level, rng=random.Random(seed))
     return move, playouts
 
 
-def test_hard_races_to_the_keeps_of_the_full_search_with_fewer_playouts() -> None:
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_racing_levels_reach_the_keeps_of_the_full_search_with_fewer_playouts(
+        level: str) -> None:
     for seed in (1, 7):  # one keep falls clearly behind at each of these choices
         state = _play_until(seed, 0.05)
-        raced, raced_playouts = _hard_move_and_playouts(state, seed, race=True)
-        full, full_playouts = _hard_move_and_playouts(state, seed, race=False)
+        raced, raced_playouts = _move_and_playouts(state, level, seed, race=True)
+        full, full_playouts = _move_and_playouts(state, level, seed, race=False)
         assert raced == full
         assert 0 < raced_playouts < full_playouts
 

@@ -182,10 +182,9 @@ RACE_BATCH: dict[str, int] = {"medium": 320, "hard": 400}
 """Levels that race their choices, with the worlds played between two looks at the race
 (eight looks each): after each batch a choice clearly behind the leader is let go, so the
 worlds left go to the choices still in contention (see `contenders`). The moves stay those
-of the full search (hard's at 56 positions out of 56, medium's at 296 decisions out of
-296, 2026-12-07) in a third to 40 % less
-time, which keeps hard within its 1 s median on slower machines and medium, the default
-opponent, quick to answer."""
+of the full search (hard's at 56 positions out of 56, medium's at 296 decisions out of 296;
+2026-12-07) in a third to 40 % less time: hard keeps within its 1 s median on slower
+machines, and medium, the default opponent, answers sooner."""
 
 RACE_MARGIN_ERRORS = 3.0
 """How many standard errors behind the leader a choice must be to be let go: the worlds

@@ -198,19 +198,19 @@ well as the whole game, in less than half the time, which buys more worlds."""
 def contenders(rewards: list[list[float]], racing: list[int]) -> list[int]:
     """The choices still racing: the leader, and those within `RACE_MARGIN_ERRORS` paired
     standard errors of it (every racing choice has been played out in the same worlds)."""
-    count = len(rewards[racing[0]])
     leader = max(racing, key=lambda index: (sum(rewards[index]), -index))
-    kept = []
-    for index in racing:
-        if index != leader:
-            differences = [lead - other
-                           for lead, other in zip(rewards[leader], rewards[index], strict=True)]
-            mean = sum(differences) / count
-            variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
-            if mean > RACE_MARGIN_ERRORS * math.sqrt(variance / count):
-                continue  # clearly behind: let go
-        kept.append(index)
-    return kept
+    return [index for index in racing
+            if index == leader or not _clearly_behind(rewards[leader], rewards[index])]
+
+
+def _clearly_behind(leader: list[float], other: list[float]) -> bool:
+    """True when `other` trails `leader` by more than `RACE_MARGIN_ERRORS` standard errors of
+    their paired difference (world by world)."""
+    count = len(leader)
+    differences = [lead - rival for lead, rival in zip(leader, other, strict=True)]
+    mean = sum(differences) / count
+    variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
+    return mean > RACE_MARGIN_ERRORS * math.sqrt(variance / count)
 
 
 class GrabugeAI(GameAI):
@@ -274,11 +274,11 @@ class GrabugeAI(GameAI):
         played = 0
         while played < worlds and len(racing) > 1:
             size = min(batch, worlds - played)
+            racing_columns = [columns[index] for index in racing]
             for _ in range(size):
                 base = position.copy()
                 rng.shuffle(base.deck)
-                outcomes = base.rewards_after(
-                    seat, apply, [columns[index] for index in racing], rng.random())
+                outcomes = base.rewards_after(seat, apply, racing_columns, rng.random())
                 for index, reward in zip(racing, outcomes, strict=True):
                     rewards[index].append(reward)
             played += size

@@ -45,7 +45,10 @@ class Heartbeat:
     async def beat(self) -> bool:
         """Write the heartbeat if the bot is alive; True if it was written."""
         try:
-            alive = await asyncio.wait_for(self.alive(), ALIVE_CHECK_SECONDS)
+            # `asyncio.timeout`, not `wait_for`: on Python 3.11 `wait_for` can swallow a cancel
+            # that lands as `alive()` returns, and a closed heartbeat would write once more.
+            async with asyncio.timeout(ALIVE_CHECK_SECONDS):
+                alive = await self.alive()
         except Exception:  # a database that hangs (TimeoutError) or fails is not alive
             log.warning("health check failed", exc_info=True)
             alive = False
@@ -67,9 +70,7 @@ class Heartbeat:
             self._task = asyncio.create_task(self._run(), name="heartbeat")
 
     async def _run(self) -> None:
-        # Not `while True`: on Python 3.11 `wait_for` can swallow a cancel that lands as
-        # `alive()` returns, and the loop must still end once `close()` has let it go.
-        while asyncio.current_task() is self._task:
+        while True:
             await self.beat()
             await asyncio.sleep(self.every)
 

@@ -79,3 +79,19 @@ async def test_the_heartbeat_stops_when_closed(tmp_path: Path) -> None:
     assert seen >= 2
     await asyncio.sleep(0.05)
     assert len(beats) == seen
+
+
+async def test_a_heartbeat_closed_as_its_check_answers_writes_nothing(tmp_path: Path) -> None:
+    answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+    async def answering() -> bool:
+        return await answer
+
+    heartbeat = Heartbeat(tmp_path / "alive", answering, every=0.01)
+    heartbeat.start()
+    for _ in range(3):  # let the first beat start waiting for its check
+        await asyncio.sleep(0)
+    answer.set_result(True)  # the database answers, and in the same instant the bot closes
+    heartbeat.close()
+    await asyncio.sleep(0.05)
+    assert not (tmp_path / "alive").exists()

@@ -198,9 +198,14 @@ well as the whole game, in less than half the time, which buys more worlds."""
 def contenders(rewards: list[list[float]], racing: list[int]) -> list[int]:
     """The choices still racing: the leader, and those within `RACE_MARGIN_ERRORS` paired
     standard errors of it (every racing choice has been played out in the same worlds)."""
-    leader = max(racing, key=lambda index: (sum(rewards[index]), -index))
+    leader = _leader(rewards, racing)
     return [index for index in racing
             if index == leader or not _clearly_behind(rewards[leader], rewards[index])]
+
+
+def _leader(rewards: list[list[float]], racing: list[int]) -> int:
+    """The racing choice with the best total; the first listed among equals."""
+    return max(racing, key=lambda index: (sum(rewards[index]), -index))
 
 
 def _clearly_behind(leader: list[float], other: list[float]) -> bool:
@@ -284,8 +289,7 @@ class GrabugeAI(GameAI):
             played += size
             if played < worlds:
                 racing = contenders(rewards, racing)
-        best = max(racing, key=lambda index: (sum(rewards[index]), -index))
-        return legal[groups[best][0]]
+        return legal[groups[_leader(rewards, racing)][0]]
 
     def evaluate(self, state: AnyState) -> list[float]:
         """Each seat's chance from its paquet lead (crowned, bonus, leftover cards so far)."""

@@ -17,6 +17,7 @@ from typing import Final
 
 import discord
 
+from bot.board import EMBED_DESCRIPTION_LIMIT
 from bot.clock import utcnow
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
@@ -37,6 +38,11 @@ jumping (the loop's sleep follows a monotonic clock), at the cost of a day's del
 Not an hour, as the timer loop's: every waking costs a query, for a post made once a month."""
 
 MEDALS: Final = ("🥇", "🥈", "🥉")
+
+TOURNAMENTS_NAMED: Final = 10
+"""Tournaments a recap names at most, in the order they finished; the others are counted. A
+busy server finishes dozens in a month, and a recap is a highlight, not a list (and an embed's
+description holds 4,096 characters)."""
 
 
 def month_key(moment: datetime) -> str:
@@ -73,22 +79,37 @@ def recap_embed(since: datetime, recap: MonthRecap,
                 f"{medal} {discord.utils.escape_markdown(c.name)} {c.gain:+.1f}"
                 for medal, c in zip(MEDALS, climbers, strict=False))
         lines.append(line)
-    if recap.tournaments:
-        lines += ["", _("🏆 Tournaments won: {tournaments}.").format(tournaments=" · ".join(
-            _("{names} ({game})").format(
-                names=and_join([f"**{discord.utils.escape_markdown(name)}**"
-                                for name in names]),
-                game=GAMES[game].name if game in GAMES else game)
-            for game, names in recap.tournaments))]
+    tail: list[str] = []
     if recap.most_active:
-        lines += ["", _("Most games: {players}.").format(players=", ".join(
+        tail = ["", _("Most games: {players}.").format(players=", ".join(
             f"<@{user_id}> ({count_text(count)})" for user_id, count in recap.most_active))]
+    if recap.tournaments:
+        # The room left once every other line is in, two line breaks for the blank line.
+        room = EMBED_DESCRIPTION_LIMIT - len("\n".join(lines + tail)) - 2
+        lines += ["", tournaments_line(recap.tournaments, room)]
+    lines += tail
     embed = discord.Embed(
         title=_("📅 {month}: what we played").format(month=month_name(since).capitalize()),
         description="\n".join(lines), colour=discord.Colour.blurple())
     embed.set_footer(text=_("🥇 The rating gained over the month's rated games. "
                             "/leaderboard period: Last month ranks everyone."))
     return embed
+
+
+def tournaments_line(tournaments: Sequence[tuple[str, Sequence[str]]], room: int) -> str:
+    """`🏆 Tournaments won: **Alice** (Qawale) · …`: as many of `tournaments` (a game and its
+    winners) as `TOURNAMENTS_NAMED` and `room` characters allow, then how many were left out."""
+    entries = [_("{names} ({game})").format(
+        names=and_join([f"**{discord.utils.escape_markdown(name)}**" for name in names]),
+        game=GAMES[game].name if game in GAMES else game) for game, names in tournaments]
+    for named in range(min(len(entries), TOURNAMENTS_NAMED), -1, -1):
+        shown = entries[:named]
+        if named < len(entries):
+            shown.append(_("and {n} more").format(n=len(entries) - named))
+        line = _("🏆 Tournaments won: {tournaments}.").format(tournaments=" · ".join(shown))
+        if len(line) <= room:
+            break
+    return line
 
 
 class RecapService:

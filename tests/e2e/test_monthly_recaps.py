@@ -4,6 +4,7 @@ restart; nothing for a quiet month."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import discord
@@ -168,3 +169,39 @@ async def test_the_recap_names_the_winners_of_the_months_tournaments(
     [recap] = recaps(news)
     assert recap.embeds[0].description.splitlines()[-3] == (
         "🏆 Tournaments won: **Alice** (Qawale).")
+
+
+async def test_a_busy_month_names_ten_tournaments_and_counts_the_others(
+    env, world, dave, news, monkeypatch
+) -> None:
+    await dave.slash(world.channel, "settings", recap_channel=news)
+    await _resign_game(env, world, world.bob, world.alice)
+    database = bot_of(env).recaps.db
+    real_recap = database.month_recap
+    longest_name = "W" * 32  # Discord's longest display name, three winners level each time
+
+    async def busy_month(*args, **kwargs):
+        return dataclasses.replace(await real_recap(*args, **kwargs), tournaments=[
+            ("granat", [f"{longest_name}{n}"] * 3) for n in range(70)])
+
+    monkeypatch.setattr(database, "month_recap", busy_month)
+    await into_next_month(env)
+    [recap] = recaps(news)  # posted: 70 tournaments with their winners would not fit
+    [line] = [line for line in recap.embeds[0].description.splitlines()
+              if line.startswith("🏆 Tournaments won:")]
+    assert line.count("(Granat)") == bot.recaps.TOURNAMENTS_NAMED
+    assert f"**{longest_name}9** and " in line and f"{longest_name}10*" not in line
+    assert line.endswith(" · and 60 more.")
+
+
+def test_winners_too_many_to_name_in_the_room_left_are_counted_instead() -> None:
+    tournaments = [("qawale", ["Alice", "Bob"]), ("graps", ["Carol"]), ("granat", ["Dave"])]
+    everyone = bot.recaps.tournaments_line(tournaments, room=4096)
+    assert everyone == ("🏆 Tournaments won: **Alice** and **Bob** (Qawale) · **Carol** (Graps)"
+                        " · **Dave** (Granat).")
+    first_only = "🏆 Tournaments won: **Alice** and **Bob** (Qawale) · and 2 more."
+    assert bot.recaps.tournaments_line(tournaments, room=len(everyone) - 1) == (
+        "🏆 Tournaments won: **Alice** and **Bob** (Qawale) · **Carol** (Graps) · and 1 more.")
+    assert bot.recaps.tournaments_line(tournaments, room=len(first_only)) == first_only
+    assert bot.recaps.tournaments_line(tournaments, room=10) == \
+        "🏆 Tournaments won: and 3 more."

@@ -49,6 +49,23 @@ def mention(table: Table[Any], seat: int) -> str:
     return table.names[seat] if is_ai(user_id) else f"<@{user_id}>"
 
 
+def fitted_log(lines: Sequence[str], kept_at_top: int = 0) -> str:
+    """`lines` joined, the oldest left out whole after the first `kept_at_top` (a "…" line
+    standing for them) until they fit an embed's description: a line cut in two could break
+    its **bold** and would read as a different event."""
+    text = "\n".join(lines)
+    if len(text) <= EMBED_DESCRIPTION_LIMIT:
+        return text
+    top, log = list(lines[:kept_at_top]), list(lines[kept_at_top:])
+    while len(log) > 1:
+        log.pop(0)
+        text = "\n".join([*top, "…", *log])
+        if len(text) <= EMBED_DESCRIPTION_LIMIT:
+            return text
+    # A last line longer than the whole limit on its own: its end is what matters.
+    return "…" + text[-(EMBED_DESCRIPTION_LIMIT - 1):]
+
+
 def board_post(
     table: Table[Any], ui: GameUI[Any], moves: Sequence[NewMove], png: bytes, *,
     decisions: int = 0, show_options: bool = False,
@@ -81,9 +98,9 @@ def board_post(
         if deadline is not None:
             lines.append(deadline_line(table, mover, deadline))
         content = _("{mention}, your turn.").format(mention=mention(table, mover))
-    description = "\n".join(line for line in lines if line)
-    if len(description) > EMBED_DESCRIPTION_LIMIT:
-        description = "…" + description[-(EMBED_DESCRIPTION_LIMIT - 1):]
+    # The options line heads the first board: it stays, the oldest log lines go first.
+    description = fitted_log([line for line in lines if line],
+                             kept_at_top=1 if show_options and table.record.options else 0)
     embed = discord.Embed(title=table.title, description=description,
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")

@@ -88,7 +88,9 @@ same game, one more move for each such turn.
 """
 
 EQUAL_TOTALS_DRAW = True
-"""[decision] Equal paquet totals at the end: a draw (both seats are winners)."""
+"""[decision] Equal paquet totals at the end: a draw (both seats are winners). False settles
+them: fewer unplayed cards wins, then more crowned piles; only a game equal on all three is
+still drawn, nothing else telling the players apart."""
 
 SETUP_EMPTIED_GRABUGE_SCORES = True
 """[decision] A grabuge emptied by set-up Aces (all placed on the tableau) was emptied by play
@@ -910,10 +912,14 @@ class GrabugeState(GameState[GrabugeMove, GrabugeView]):
             fewer = 0 if left[0] < left[1] else 1
             self.leftover_paquets[fewer] = difference // LEFTOVER_CARDS_PER_PAQUET
         scores = [self.paquets(seat) for seat in (0, 1)]
-        if scores[0] == scores[1] and EQUAL_TOTALS_DRAW:
+        # What ranks the seats: paquets, then (when equal totals are settled) fewer cards
+        # left and more piles crowned.
+        ranks = [(scores[seat],) if EQUAL_TOTALS_DRAW else
+                 (scores[seat], -left[seat], self.crowned[seat]) for seat in (0, 1)]
+        if ranks[0] == ranks[1]:
             self._result = Result([0, 1], scores, EndReason.DRAW)
         else:
-            self._result = Result([0 if scores[0] > scores[1] else 1], scores, EndReason.PAQUETS)
+            self._result = Result([0 if ranks[0] > ranks[1] else 1], scores, EndReason.PAQUETS)
         self._log({"event": "game_over", "unplayed": left, "scores": scores})
 
     def _log(self, event: dict[str, Any]) -> None:

@@ -523,6 +523,29 @@ def test_equal_paquet_totals_are_a_draw() -> None:
     assert result.is_draw
 
 
+def test_equal_totals_settled_go_to_fewer_cards_left_then_more_piles_crowned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(grabuge_engine, "EQUAL_TOTALS_DRAW", False)
+    # 2 paquets each; seat 0 has 1 card left (the 9 kept), seat 1 two.
+    state = table(drawn="9H", reserves=([], [["5C", "6C"]]), crowned=(2, 2))
+    play(state, "keep 1")
+    result = state.result()
+    assert result is not None
+    assert result.winners == [0] and result.scores == [2, 2] and result.reason == "paquets"
+    # One card left each: more piles crowned wins (seat 1's two against seat 0's bonus).
+    state = table(drawn="9H", reserves=([], [["5C"]]), crowned=(0, 2), bonus_seat=0)
+    play(state, "keep 1")
+    result = state.result()
+    assert result is not None
+    assert result.winners == [1] and result.scores == [2, 2] and result.reason == "paquets"
+    # Equal in paquets, cards and piles: nothing tells them apart, still a draw.
+    state = table(drawn="9H", reserves=([], [["5C"]]), crowned=(2, 2))
+    play(state, "keep 1")
+    result = state.result()
+    assert result is not None and result.winners == [0, 1] and result.reason == "draw"
+
+
 def test_a_player_never_plays_on_or_from_the_other_players_cards() -> None:
     state = table(
         piles=[["AS"]], grabuges=(("9D", 1), ("2H", 3)), reserves=([], [["2C"]]), talons=(4, 4)

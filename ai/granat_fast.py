@@ -3,6 +3,12 @@
 It mirrors `engines.granat` (with the engine's current rule decisions) on a flat list of ints,
 built from the engine's public board data, so the search runs many times faster than it could
 on `GranatState`. `tests/ai/test_granat.py` checks it agrees with the engine move by move.
+
+It supports the engine's default decisions only: it reads the board data (yellow lines
+included) from the engine, but the default values of the [decision] constants are written into
+its walkers. So it keeps no `garnet_arrived` flag either: with the marble always leaving e8 on
+its owner's turn (GARNET_CELL_DUTY_FIRST and STRANDED_MARBLE_IS_LOST both True), an enemy
+garnet pawn on e8 has always just arrived, and the board alone says who is protected.
 """
 
 from __future__ import annotations
@@ -145,7 +151,9 @@ def forced_moves(board: Board, seat: int) -> list[Move] | None:
         _marbles(board, GARNET, seat, out)
         return out or [(LOSE, (GARNET,), ())]
     if on_cell == 4 - 2 * seat:
-        return None  # the opponent's garnet pawn on e8 protects its side from captures
+        # The opponent's garnet pawn on e8 protects its side from captures: under the default
+        # rules it can only be there because it arrived with the last move.
+        return None
     stuck = STUCK[seat]
     enemy = ENEMY[seat]
     for cell, pawn in enumerate(board):

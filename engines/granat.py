@@ -142,12 +142,15 @@ the sideways links d8–e8–f8 (False: they may not move along a sideways line)
 GARNET_CELL_DUTY_FIRST = True
 """[decision] The duty to take a garnet marble off e8 comes before the capture duty, which then
 applies among the moves that fulfil it (False: any capture may be played instead of leaving,
-and the pawn leaves on a later turn). Keep True with the position string: it infers a garnet
-pawn's protection from the seat to move, which holds only if the marble always leaves."""
+and the pawn leaves on a later turn; while it stays it protects nothing, see `garnet_arrived`).
+A position string cannot tell a pawn that stays from one that has just arrived (it reads the
+latter); a dump can."""
 
 STRANDED_MARBLE_IS_LOST = True
 """[decision] A garnet marble on e8 that can neither move off nor be handed on is lost (the move
-`e8>`), leaving a neutral pawn on e8 (False: the duty lapses and the pawn may stay)."""
+`e8>`), leaving a neutral pawn on e8 (False: the duty lapses and the pawn may stay, protecting
+nothing while it stays, see `garnet_arrived`). A position string cannot tell a pawn that stays
+from one that has just arrived (it reads the latter); a dump can."""
 
 NO_MOVES_LOSES = True
 """[decision] A player with no legal move loses (False: the game is drawn)."""
@@ -582,7 +585,9 @@ class GranatGarnetCellView(TypedDict):
     links: list[str]
     occupant: GranatOccupantView | None
     status: str
-    """"empty", "neutral", "must_leave" or "protecting"."""
+    """"empty", "neutral", "must_leave", "protecting", or "staying" (a garnet pawn of the side
+    that just moved that did not arrive with that move: it protects nothing; only possible with
+    GARNET_CELL_DUTY_FIRST or STRANDED_MARBLE_IS_LOST switched off)."""
 
 
 class GranatView(TypedDict):
@@ -617,6 +622,9 @@ class GranatState(GameState[GranatMove, GranatView]):
         self.board: Board = [None] * len(CELLS)
         self.to_move = 0
         self.quiet = 0
+        # The last move put a garnet pawn on e8 (it moved there or received the marble there):
+        # only then does it protect its side, during this one move (granat.md).
+        self.garnet_arrived = False
         self._result: Result | None = None
         self.last_move: str | None = None
         self.last_description: str | None = None
@@ -673,10 +681,21 @@ class GranatState(GameState[GranatMove, GranatView]):
 
     def protected_seat(self) -> int | None:
         """The seat whose pawns cannot be captured this move (its garnet pawn just reached e8)."""
+        # The flag, not the board: with GARNET_CELL_DUTY_FIRST or STRANDED_MARBLE_IS_LOST off a
+        # garnet pawn may stay on e8, and it protects only on the move after it arrived.
+        if not self.garnet_arrived or self._result:
+            return None
         pawn = self.board[_GARNET]
-        if pawn and pawn.garnet and pawn.seat != self.to_move and not self._result:
+        if pawn and pawn.garnet and pawn.seat != self.to_move:
             return pawn.seat
         return None
+
+    def _arrival_from_board(self) -> bool:
+        """`garnet_arrived` as the position string reads it: a garnet pawn on e8 of the side
+        that just moved arrived with that move (always true under the default rules, where the
+        marble leaves on its owner's next turn)."""
+        pawn = self.board[_GARNET]
+        return pawn is not None and pawn.garnet and pawn.seat != self.to_move
 
     def must_leave_garnet_cell(self) -> bool:
         """True when the side to move has a garnet pawn on e8 whose marble must leave now."""
@@ -885,6 +904,10 @@ class GranatState(GameState[GranatMove, GranatView]):
                 if taken_cells:
                     theirs = [cell for cell in theirs if cell not in taken_cells]
                 self._own_cache = (mine, theirs) if seat == 0 else (theirs, mine)
+        # Set by a slide or a marble ending on e8, cleared by every other move: a garnet pawn
+        # that stays there (rules switched off) protects nothing.
+        arrived = board[_GARNET]
+        self.garnet_arrived = path[-1] == _GARNET and arrived is not None and arrived.garnet
         self.to_move = 1 - seat
         self._moves_cache = self._position_cache = None
         self._settle()
@@ -1215,8 +1238,10 @@ class GranatState(GameState[GranatMove, GranatView]):
             status = "neutral"
         elif occupant.seat == self.to_move:
             status = "must_leave"
-        else:
+        elif self.garnet_arrived:
             status = "protecting"
+        else:
+            status = "staying"
         over = self.is_over()
         return {
             "game": "granat",
@@ -1298,7 +1323,7 @@ class GranatState(GameState[GranatMove, GranatView]):
         return f"{self.to_move} {lists[0]} {lists[1]} {self.quiet}"
 
     def _dump_state(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "position": self.position(),
             "result": self._result.to_dict() if self._result else None,
             "last_move": self.last_move,
@@ -1306,9 +1331,16 @@ class GranatState(GameState[GranatMove, GranatView]):
             "last_path": list(self.last_path),
             "last_captured": list(self.last_captured),
         }
+        if self.garnet_arrived != self._arrival_from_board():
+            # Written only when the position string reads it wrong (a garnet pawn staying on
+            # e8): dumps made under the default rules stay exactly as they were.
+            data["garnet_arrived"] = self.garnet_arrived
+        return data
 
     def _load_state(self, data: Mapping[str, Any]) -> None:
         self._set_position(data["position"])
+        if "garnet_arrived" in data:  # older dumps lack it: the position's reading stands
+            self.garnet_arrived = bool(data["garnet_arrived"])
         self._result = Result.from_dict(data["result"]) if data["result"] else None
         self.last_move = data["last_move"]
         self.last_description = data["last_description"]
@@ -1353,6 +1385,7 @@ class GranatState(GameState[GranatMove, GranatView]):
         if all(pawn is None for pawn in board):
             raise ValueError("the board is empty: at least one side must have a pawn")
         self.board, self.to_move, self.quiet = board, int(fields[0]), int(quiet)
+        self.garnet_arrived = self._arrival_from_board()
         self._moves_cache = self._position_cache = self._own_cache = None
 
 

@@ -608,6 +608,64 @@ def test_neutral_chain_constant_can_let_a_chain_stop(monkeypatch) -> None:
     assert moves(at("0 R:c3 B:d4,f4,a13")) == ["c3xe5", "c3xe5xg3"]
 
 
+def staying_after_a_capture(monkeypatch) -> GranatState:
+    """With the duty first off: Red's garnet pawn arrives on e8, then Red captures elsewhere
+    instead of leaving, so the pawn stays there with Blue to move."""
+    monkeypatch.setattr(granat, "GARNET_CELL_DUTY_FIRST", False)
+    state = at("0 R:e7*,c5 B:d6,f8,g9,a13")
+    state.apply("e7-e8")
+    state.apply("a13-b12")
+    state.apply("c5xe7")  # a capture instead of leaving e8: only legal with the constant off
+    return state
+
+
+def test_with_the_duty_first_off_a_garnet_pawn_protects_on_arrival_only(monkeypatch) -> None:
+    monkeypatch.setattr(granat, "GARNET_CELL_DUTY_FIRST", False)
+    state = at("0 R:e7*,c5 B:d6,f8,g9,a13")
+    state.apply("e7-e8")
+    assert state.protected_seat() == 0 and not state.capture_due()
+    state.apply("a13-b12")
+    assert moves(state) == ["c5xe7"]
+    state.apply("c5xe7")
+    assert state.pawn_at("e8") is not None and state.protected_seat() is None
+    assert state.view(None)["garnet_cell"]["status"] == "staying"
+    assert moves(state) == ["f8xd6", "f8xd8xf6"]  # the pawn staying on e8 can be taken too
+
+
+def test_with_stranded_marbles_kept_a_garnet_pawn_protects_on_arrival_only(monkeypatch) -> None:
+    monkeypatch.setattr(granat, "STRANDED_MARBLE_IS_LOST", False)
+    state = at("0 R:e7*,a1 B:c3,d8,f8,e9,g9,c9,a13")
+    state.apply("e7-e8")
+    assert state.protected_seat() == 0 and not state.capture_due()
+    state.apply("g9-e7")  # every link of e8 is now Blue's: the marble is stranded
+    assert state.must_leave_garnet_cell() and moves(state) == ["a1-b2"]
+    state.apply("a1-b2")
+    assert state.pawn_at("e8") is not None and state.protected_seat() is None
+    assert moves(state) == ["c3xa1"]
+
+
+def test_dump_and_load_keep_a_garnet_pawn_staying_on_the_garnet_cell_unprotected(
+    monkeypatch,
+) -> None:
+    state = staying_after_a_capture(monkeypatch)
+    copy = GRANAT.load(json.loads(json.dumps(state.dump())))
+    assert copy.dump() == state.dump()
+    assert copy.protected_seat() is None and moves(copy) == moves(state)
+    # The position string's fixed notation cannot say it: read alone, the pawn just arrived.
+    assert at(state.position()).protected_seat() == 0
+
+
+def test_old_dump_without_the_arrival_flag_loads_reading_the_position(monkeypatch) -> None:
+    arrived = at("0 R:e7*,c5 B:d6,a13")
+    arrived.apply("e7-e8")
+    dump = arrived.dump()
+    assert "garnet_arrived" not in dump["state"]  # default-rule dumps are as they always were
+    assert GRANAT.load(dump).protected_seat() == 0
+    old = staying_after_a_capture(monkeypatch).dump()
+    del old["state"]["garnet_arrived"]
+    assert GRANAT.load(old).protected_seat() == 0  # as the position string reads it
+
+
 # -- perft: move counts to a fixed depth ------------------------------------------------------
 
 

@@ -585,9 +585,9 @@ class GranatGarnetCellView(TypedDict):
     links: list[str]
     occupant: GranatOccupantView | None
     status: str
-    """"empty", "neutral", "must_leave", "protecting", or "staying" (a garnet pawn of the side
-    that just moved that did not arrive with that move: it protects nothing; only possible with
-    GARNET_CELL_DUTY_FIRST or STRANDED_MARBLE_IS_LOST switched off)."""
+    """"empty", "neutral", "must_leave", "protecting", or "staying" (a garnet pawn that neither
+    protects nor must leave this move: it did not arrive with the last move, or its duty to
+    leave lapsed; only possible with GARNET_CELL_DUTY_FIRST or STRANDED_MARBLE_IS_LOST off)."""
 
 
 class GranatView(TypedDict):
@@ -699,6 +699,12 @@ class GranatState(GameState[GranatMove, GranatView]):
 
     def must_leave_garnet_cell(self) -> bool:
         """True when the side to move has a garnet pawn on e8 whose marble must leave now."""
+        # Not merely a pawn there: with GARNET_CELL_DUTY_FIRST or STRANDED_MARBLE_IS_LOST off,
+        # the duty may lapse this move, and the board must not tell the player to leave.
+        return self._duty_moves() is not None
+
+    def _garnet_pawn_to_move_on_cell(self) -> bool:
+        """True when the side to move has a garnet pawn on e8 (the game not over)."""
         pawn = self.board[_GARNET]
         return bool(pawn and pawn.garnet and pawn.seat == self.to_move and not self._result)
 
@@ -785,7 +791,7 @@ class GranatState(GameState[GranatMove, GranatView]):
 
     def _duty_moves(self) -> list[GranatMove] | None:
         """When the marble on e8 must leave: the moves that take it off; None when no duty."""
-        if not self.must_leave_garnet_cell():
+        if not self._garnet_pawn_to_move_on_cell():
             return None
         if not GARNET_CELL_DUTY_FIRST and self._captures(self._own(self.to_move)):
             return None
@@ -1237,7 +1243,10 @@ class GranatState(GameState[GranatMove, GranatView]):
         elif not occupant.garnet:
             status = "neutral"
         elif occupant.seat == self.to_move:
-            status = "must_leave"
+            # A duty lapsed (rules switched off) leaves the pawn staying; a game over keeps
+            # the status its last position had.
+            lapsed = not self._result and not self.must_leave_garnet_cell()
+            status = "staying" if lapsed else "must_leave"
         elif self.garnet_arrived:
             status = "protecting"
         else:

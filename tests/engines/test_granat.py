@@ -638,7 +638,9 @@ def test_with_stranded_marbles_kept_a_garnet_pawn_protects_on_arrival_only(monke
     state.apply("e7-e8")
     assert state.protected_seat() == 0 and not state.capture_due()
     state.apply("g9-e7")  # every link of e8 is now Blue's: the marble is stranded
-    assert state.must_leave_garnet_cell() and moves(state) == ["a1-b2"]
+    assert moves(state) == ["a1-b2"]
+    assert not state.must_leave_garnet_cell(), "the duty lapses: nobody is told to leave"
+    assert state.view(None)["garnet_cell"]["status"] == "staying"
     state.apply("a1-b2")
     assert state.pawn_at("e8") is not None and state.protected_seat() is None
     assert moves(state) == ["c3xa1"]

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import is_ai
 from bot.clock import clock_spec, utcnow
 from bot.components import GameButton
 from bot.draw_offers import DrawAction, draws_possible
-from bot.games.base import GameUI, Table, describe_options, names_text
+from bot.games.base import GameUI, Table, describe_options, marked_names, names_text
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
 from bot.takebacks import TakebackAction, takeback_mode
@@ -26,6 +28,9 @@ EMBED_DESCRIPTION_LIMIT = 4096
 """Discord's limit on an embed's description."""
 ALT_TEXT_LIMIT = 1024
 """Discord's limit on an attachment's description (the alt text screen readers say)."""
+MARKS = re.compile(r"\\(.)|\*\*", re.DOTALL)
+"""What alt text leaves out of markdown: bold marks, and the backslash `escape_markdown` puts
+before a character (a backslash of the text is escaped too, so it is kept)."""
 
 
 def last_shown_move(moves: Sequence[NewMove | MoveRecord]) -> str | None:
@@ -46,7 +51,7 @@ async def draw_board(table: Table[Any], highlight: str | None) -> bytes:
 def mention(table: Table[Any], seat: int) -> str:
     """A mention of the member at `seat` (an AI seat is named: it has no account)."""
     user_id = table.record.user_at(seat)
-    return table.names[seat] if is_ai(user_id) else f"<@{user_id}>"
+    return marked_names(table)[seat] if is_ai(user_id) else f"<@{user_id}>"
 
 
 def fitted_log(lines: Sequence[str], kept_at_top: int = 0) -> str:
@@ -92,8 +97,8 @@ def board_post(
                 names=names_text(best_names)))
         content = " ".join(mention(table, s) for s in range(len(table.names)))
     else:
-        lines.append(_("{badge} **{name}** to play.").format(badge=ui.seat_badge(mover),
-                                                             name=table.names[mover]))
+        lines.append(_("{badge} **{name}** to play.").format(
+            badge=ui.seat_badge(mover), name=marked_names(table)[mover]))
         deadline = table.record.deadline
         if deadline is not None:
             lines.append(deadline_line(table, mover, deadline))
@@ -101,7 +106,7 @@ def board_post(
     # The options line heads the first board: it stays, the oldest log lines go first.
     description = fitted_log([line for line in lines if line],
                              kept_at_top=1 if show_options and table.record.options else 0)
-    embed = discord.Embed(title=table.title, description=description,
+    embed = discord.Embed(title=escape_markdown(table.title), description=description,
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")
     status = ui.status(table)  # once: the footer and the alt text both say it
@@ -144,7 +149,7 @@ def deadline_line(table: Table[Any], mover: int, deadline: datetime) -> str:
     if starts > utcnow():
         return _("🏖️ {name} is away: their time starts when they are back, {starts}, and runs "
                  "out {relative} ({date}).").format(
-            name=table.names[mover], starts=discord.utils.format_dt(starts, "R"),
+            name=marked_names(table)[mover], starts=discord.utils.format_dt(starts, "R"),
             relative=discord.utils.format_dt(deadline, "R"),
             date=discord.utils.format_dt(deadline, "f"))
     return _("⏰ Time runs out {relative} ({date}).").format(
@@ -159,14 +164,17 @@ def board_alt_text(table: Table[Any], ui: GameUI[Any], result: Result | None,
     if result is not None:
         state = ui.result_text(table, result)
     else:
-        state = _("{name} to play.").format(name=table.names[table.state.current_player])
+        state = _("{name} to play.").format(
+            name=marked_names(table)[table.state.current_player])
+    # Written in markdown, as the result is, then read out whole by `alt_text`.
     return alt_text(_("Board of {title}: {state} {status}.").format(
-        title=table.title, state=state, status=status))
+        title=escape_markdown(table.title), state=state, status=escape_markdown(status)))
 
 
 def alt_text(text: str) -> str:
-    """`text` within Discord's limit on an attachment's description, without bold marks."""
-    text = text.replace("**", "")
+    """Markdown `text` as it reads, within Discord's limit on an attachment's description:
+    without bold marks or the backslashes of escaped names (a screen reader would say them)."""
+    text = MARKS.sub(lambda mark: mark.group(1) or "", text)
     return text if len(text) <= ALT_TEXT_LIMIT else text[:ALT_TEXT_LIMIT - 1] + "…"
 
 
@@ -177,10 +185,11 @@ def leave_label(table: Table[Any]) -> str:
 
 def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -> Post:
     """What the others may do once `absent` ran out of time (a two-player game)."""
-    name = table.names[absent]
+    name = marked_names(table)[absent]
     content = "\n".join((
         _("⏰ **{name}** ran out of time in **{title}**. {others}, what now?").format(
-            name=name, title=table.title, others=" ".join(mention(table, s) for s in others)),
+            name=name, title=escape_markdown(table.title),
+            others=" ".join(mention(table, s) for s in others)),
         _("🏆 **Claim the win**: the game ends and counts for the ratings."),
         _("🤖 **Let the AI play** for {name} until the end: the game counts for no "
           "rating.").format(name=name),
@@ -190,7 +199,8 @@ def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -
     view.add_item(GameButton(table.id, table.ply, "claim_win", label=_("Claim the win"),
                              style=discord.ButtonStyle.success, emoji="🏆"))
     view.add_item(GameButton(table.id, table.ply, "let_ai_play",
-                             label=_("Let the AI play for {name}").format(name=name)[:80],
+                             label=_("Let the AI play for {name}").format(
+                                 name=table.names[absent])[:80],
                              style=discord.ButtonStyle.primary, emoji="🤖"))
     view.add_item(GameButton(table.id, table.ply, "keep_waiting", label=_("Keep waiting"),
                              style=discord.ButtonStyle.secondary, emoji="⏳"))

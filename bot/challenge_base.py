@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import ai_user_id, is_ai, level_of
 from bot.board import game_title, message_link
@@ -186,7 +187,7 @@ class ChallengeBase:
                 raise Refusal(_("You already challenged {name}: wait for their answer (your "
                                 "challenge expires {relative}), or withdraw it with its "
                                 "Decline button.").format(
-                                    name=named[0].display_name,
+                                    name=escape_markdown(named[0].display_name),
                                     relative=discord.utils.format_dt(challenge.expires_at, "R")))
             if game is not None and challenge.is_lobby and challenge.game == game:
                 raise Refusal(_("Your table of {game} is still open in <#{channel}>: start it "
@@ -262,7 +263,8 @@ class ChallengeBase:
                 "A game is already running in {channel} ({title}). Only one game runs per "
                 "channel or thread: finish it first, or challenge in another channel.").format(
                     channel=channel.mention,
-                    title=game_title(running.game, [s.display_name for s in running.seats])))
+                    title=escape_markdown(game_title(running.game,
+                                                     [s.display_name for s in running.seats]))))
 
     @staticmethod
     def starts_in_thread(channel: object) -> bool:
@@ -323,7 +325,8 @@ class ChallengeBase:
         else:
             text = N_("{name} declined the {game} challenge.")
         embed = await self._notice(challenge, text, discord.Colour.dark_grey(),
-                                   name=challenge.name_of(user), game=GAMES[challenge.game].name)
+                                   name=escape_markdown(challenge.name_of(user)),
+                                   game=GAMES[challenge.game].name)
         await interaction.edit_original_response(content=None, embed=embed, view=None)
 
     async def _accept(self, interaction: Interaction, challenge: ChallengeRecord) -> None:
@@ -348,10 +351,11 @@ class ChallengeBase:
             who, name = N_("Everyone accepted!"), challenge.challenger_id
         with use_language(await self.server_language(challenge.guild_id)):
             where = home.mention if home.id != channel.id else _("this channel")
-            started = _("**{title}** is on in {where}.").format(title=title, where=where)
-            embed = discord.Embed(
-                description=f"✅ {_(who).format(name=challenge.name_of(name))} {started}",
-                colour=discord.Colour.green())
+            started = _("**{title}** is on in {where}.").format(title=escape_markdown(title),
+                                                               where=where)
+            said = _(who).format(name=escape_markdown(challenge.name_of(name)))
+            embed = discord.Embed(description=f"✅ {said} {started}",
+                                  colour=discord.Colour.green())
         await interaction.edit_original_response(content=None, view=None, embed=embed)
         await self.sessions.start(record)
 
@@ -495,7 +499,7 @@ class ChallengeBase:
                 text = _("⌛ This {game} table expired: it was not started within {minutes} "
                          "minutes.").format(game=game, minutes=minutes)
             else:
-                silent = [challenge.name_of(uid) for uid in challenge.opponent_ids
+                silent = [escape_markdown(challenge.name_of(uid)) for uid in challenge.opponent_ids
                           if uid not in challenge.accepted_ids]
                 text = ngettext(
                     "⌛ This {game} challenge expired: {names} did not answer within {minutes} "

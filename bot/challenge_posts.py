@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import LEVEL_NAMES, is_ai
 from bot.clock import clock_spec
@@ -45,7 +46,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
     elif challenge.is_lobby:
         game = GAMES[challenge.game]
         seated = "\n".join(
-            f"{i + 1}. {challenge.name_of(uid) if is_ai(uid) else f'<@{uid}>'}"
+            f"{i + 1}. {escape_markdown(challenge.name_of(uid)) if is_ai(uid) else f'<@{uid}>'}"
             + (_(" (host)") if uid == challenge.challenger_id else "")
             for i, uid in enumerate(challenge.player_ids))
         opens = _("{host} opens a table of **{game}** ({low} to {high} players).").format(
@@ -64,7 +65,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
         description = f"{opens}\n*{pitch}*\n\n{at_table}\n{seated}\n\n{how}"
         title = _("🪑 {game} table").format(game=entry.name)
     else:
-        invited = ", ".join(challenge.name_of(uid) if is_ai(uid) else f"<@{uid}>"
+        invited = ", ".join(escape_markdown(challenge.name_of(uid)) if is_ai(uid) else f"<@{uid}>"
                             for uid in challenge.opponent_ids)
         challenges = _("{challenger} challenges {invited} to **{game}**.").format(
             challenger=f"<@{challenge.challenger_id}>", invited=invited, game=entry.name)
@@ -72,7 +73,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
         if len(challenge.opponent_ids) > 1:
             answers = " · ".join(
                 f"{'✅' if uid in challenge.accepted_ids else '⏳'} "
-                f"{challenge.name_of(uid)}" for uid in challenge.opponent_ids)
+                f"{escape_markdown(challenge.name_of(uid))}" for uid in challenge.opponent_ids)
             description += _("**Answers:** {answers}\nThe game starts when everyone has "
                              "accepted; any Decline cancels it.").format(
                                  answers=answers) + "\n\n"

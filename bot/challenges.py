@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import DEFAULT_LEVEL, LEVEL_NAMES, ai_name, ai_user_id
 from bot.board import game_title
@@ -62,7 +63,7 @@ class ChallengeService(TablesMixin, RematchMixin):
                 raise Refusal(_("You cannot challenge yourself: pick another member."))
             if opponent.bot:
                 raise Refusal(_("{name} is a bot and cannot play. Challenge a person.").format(
-                    name=opponent.display_name))
+                    name=escape_markdown(opponent.display_name)))
         if len({o.id for o in invited}) != len(invited):
             raise Refusal(_("You named the same member twice: name each opponent once."))
         game = GAMES[game_id]
@@ -87,7 +88,8 @@ class ChallengeService(TablesMixin, RematchMixin):
                 "instead: anyone who wants to play can join it.",
                 "{names} take no challenges (their `/settings`). Open a table with `/lobby` "
                 "instead: anyone who wants to play can join it.", len(refusing)).format(
-                    names=and_join([o.display_name for o in invited if o.id in refusing])))
+                    names=and_join([escape_markdown(o.display_name) for o in invited
+                                    if o.id in refusing])))
         await self.check_may_challenge(challenger.id, invited)
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)
@@ -122,7 +124,8 @@ class ChallengeService(TablesMixin, RematchMixin):
         blocking = await self.db.blocking(challenger_id, ids)
         if blocking:
             raise Refusal(_("You cannot challenge {names}.").format(
-                names=and_join([o.display_name for o in invited if o.id in blocking])))
+                names=and_join([escape_markdown(o.display_name) for o in invited
+                                if o.id in blocking])))
         away = await self.db.away_until(ids, utcnow())
         if away:
             raise Refusal(ngettext(
@@ -130,7 +133,8 @@ class ChallengeService(TablesMixin, RematchMixin):
                 "or open a table with `/lobby`.",
                 "{names} are away until {date} (`/away`): challenge them once they are back, "
                 "or open a table with `/lobby`.", len(away)).format(
-                    names=and_join([o.display_name for o in invited if o.id in away]),
+                    names=and_join([escape_markdown(o.display_name) for o in invited
+                                    if o.id in away]),
                     date=discord.utils.format_dt(max(away.values()), "D")))
 
     async def block(self, member_id: int, blocked: discord.abc.User) -> None:
@@ -141,7 +145,7 @@ class ChallengeService(TablesMixin, RematchMixin):
             raise Refusal(_("You cannot block yourself."))
         if blocked.bot:
             raise Refusal(_("{name} is a bot: it never challenges anyone.").format(
-                name=blocked.display_name))
+                name=escape_markdown(blocked.display_name)))
         if await self.db.block(member_id, blocked.id, utcnow(), most=MOST_BLOCKS):
             return
         if blocked.id in await self.db.blocked_by(member_id):
@@ -168,7 +172,7 @@ class ChallengeService(TablesMixin, RematchMixin):
             user = interaction.user.id
             invited = challenge.opponent_ids
             waiting = [uid for uid in invited if uid not in challenge.accepted_ids]
-            waiting_names = and_join([challenge.name_of(uid) for uid in waiting])
+            waiting_names = and_join([escape_markdown(challenge.name_of(uid)) for uid in waiting])
             if answer == "decline" and user in (*invited, challenge.challenger_id):
                 await self._decline(interaction, challenge, user)
             elif user not in invited:
@@ -176,7 +180,7 @@ class ChallengeService(TablesMixin, RematchMixin):
                     raise Refusal(_("You cannot accept your own challenge: waiting for "
                                     "{names}. Click Decline to withdraw it.").format(
                                         names=waiting_names))
-                everyone = and_join([challenge.name_of(uid) for uid in invited])
+                everyone = and_join([escape_markdown(challenge.name_of(uid)) for uid in invited])
                 raise Refusal(ngettext("Only {names} can answer this challenge.",
                                        "Only {names} can answer this challenge.",
                                        len(invited)).format(names=everyone))
@@ -222,7 +226,7 @@ class ChallengeService(TablesMixin, RematchMixin):
             where = home.mention if home.id != channel.id else _("this channel")
             embed = discord.Embed(
                 description=_("🤖 **{title}** is on in {where}: you play against the AI "
-                              "({level}).").format(title=title, where=where,
+                              "({level}).").format(title=escape_markdown(title), where=where,
                                                    level=_(LEVEL_NAMES[level])),
                 colour=discord.Colour.green())
         await interaction.edit_original_response(content=None, embed=embed)

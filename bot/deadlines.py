@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.clock import clock_spec
 from bot.publisher import Post, Problem, Publisher, PublishFailed
@@ -88,7 +89,8 @@ class DeadlineService:
             else:
                 text = _("⏰ {mention}, it is your turn in **{title}**: last call, your time "
                          "runs out {when}.")
-            text = text.format(mention=f"<@{user}>", title=session.title, when=when)
+            text = text.format(mention=f"<@{user}>", title=escape_markdown(session.title),
+                               when=when)
         try:
             await self.publisher.post(session.record.channel_id,
                                       Post(text, mentions=discord.AllowedMentions(users=True)))
@@ -105,7 +107,7 @@ class DeadlineService:
                        "{when}.")
             else:
                 dm = _("⏰ Your turn in **{title}**: last call, your time runs out {when}.")
-            lines = [dm.format(title=session.title, when=when)]
+            lines = [dm.format(title=escape_markdown(session.title), when=when)]
             if link:
                 lines.append(_("The board: {link}").format(link=link))
             lines.append(f"-# {_(DM_OFF_HINT)}")

@@ -17,7 +17,7 @@ import discord
 
 from bot.ai_players import is_ai
 from bot.components import GameButton
-from bot.games.base import Table
+from bot.games.base import Table, marked_names
 from bot.publisher import Post
 from i18n import _
 from storage import GameRecord
@@ -59,7 +59,7 @@ def offer_post(table: Table[Any], offerer: int) -> Post:
     other = 1 - offerer
     content = _("🤝 **{name}** offers a draw. <@{user}>: **Accept the draw** ends the game "
                 "drawn; **Decline**, or your next move, turns it down.").format(
-        name=table.names[offerer], user=table.record.user_at(other))
+        name=marked_names(table)[offerer], user=table.record.user_at(other))
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(table.id, None, DrawAction.ACCEPT, label=_("Accept the draw"),
                              style=discord.ButtonStyle.success, emoji="🤝"))
@@ -70,7 +70,8 @@ def offer_post(table: Table[Any], offerer: int) -> Post:
 
 def outcome_text(table: Table[Any], offerer: int, outcome: DrawOutcome) -> str:
     """What the offer's message says once it no longer stands."""
-    name, other = table.names[offerer], table.names[1 - offerer]
+    names = marked_names(table)
+    name, other = names[offerer], names[1 - offerer]
     if outcome is DrawOutcome.AGREED:
         text = _("🤝 **{other}** accepted **{name}**'s draw offer: the game is drawn.")
     elif outcome is DrawOutcome.DECLINED:

@@ -245,8 +245,8 @@ def history_line(record: GameSummary, user_id: int, change: RatingChange | None 
     """`#12 · Qawale vs Bob · won (resigned) · 27.3 (+1.4) · <date>` from the member's seat,
     with what the game did to their rating when that was kept."""
     seat = record.seat_of(user_id)
-    others = ", ".join(shown_name(s.user_id, s.display_name) for s in record.seats
-                       if s.user_id != user_id)
+    others = ", ".join(discord.utils.escape_markdown(shown_name(s.user_id, s.display_name))
+                       for s in record.seats if s.user_id != user_id)
     if record.status is GameStatus.ABORTED or record.result is None or seat is None:
         outcome = _("aborted")
     else:
@@ -320,7 +320,8 @@ class RecordsService:
         else:
             start = page * PAGE_SIZE
             embed.description = "\n".join(
-                f"**{start + i + 1}.** {p.name} — **{p.rating:.1f}** · {games_text(p.games)} · "
+                f"**{start + i + 1}.** {discord.utils.escape_markdown(p.name)} — "
+                f"**{p.rating:.1f}** · {games_text(p.games)} · "
                 f"{wins_text(p.wins)}"
                 for i, p in enumerate(rows))
         players = ngettext("{n} player", "{n} players", total).format(n=total)
@@ -352,7 +353,8 @@ class RecordsService:
             start = page * PAGE_SIZE
             embed.description = "\n".join(
                 _("**{rank}.** {name} — **{gain}** in {games} · now {rating}").format(
-                    rank=start + i + 1, name=p.name, gain=f"{p.gain:+.1f}",
+                    rank=start + i + 1, name=discord.utils.escape_markdown(p.name),
+                    gain=f"{p.gain:+.1f}",
                     games=games_text(p.games), rating=f"{p.rating:.1f}")
                 for i, p in enumerate(rows))
         players = ngettext("{n} player", "{n} players", total).format(n=total)
@@ -371,7 +373,8 @@ class RecordsService:
         """Rating, games, wins, draws and streaks per game on this server."""
         rated = await self.db.player_ratings(
             user.id, server_scope(guild_id))
-        embed = discord.Embed(title=_("📊 {name} · this server").format(name=user.display_name),
+        name = discord.utils.escape_markdown(user.display_name)
+        embed = discord.Embed(title=_("📊 {name} · this server").format(name=name),
                               colour=discord.Colour.blurple())
         by_game = {row.game: (row, rank, players) for row, rank, players in rated}
         for game in self.uis:
@@ -381,7 +384,7 @@ class RecordsService:
                                 value=_stats_field(row, rank, players))
         if not embed.fields:
             embed.description = _("{name} has not finished a rated game on this server "
-                                  "yet.").format(name=user.display_name)
+                                  "yet.").format(name=name)
         else:
             embed.set_footer(text=_("Add game: to see one game's rating over time."))
         played, won = await self.db.tournaments_of(user.id, guild_id)
@@ -404,12 +407,12 @@ class RecordsService:
         scope = server_scope(guild_id)
         rated = {row.game: (row, rank, players)
                  for row, rank, players in await self.db.player_ratings(user.id, scope)}
+        name = discord.utils.escape_markdown(user.display_name)
         embed = discord.Embed(title=_("📊 {name} · {game} · this server").format(
-            name=user.display_name, game=game_name(game)), colour=discord.Colour.blurple())
+            name=name, game=game_name(game)), colour=discord.Colour.blurple())
         if game not in rated:
             embed.description = _("{name} has not finished a rated game of {game} on this "
-                                  "server yet.").format(name=user.display_name,
-                                                        game=game_name(game))
+                                  "server yet.").format(name=name, game=game_name(game))
             return embed, None
         embed.description = _stats_field(*rated[game])
         best = await self.db.best_rating(user.id, scope, game)
@@ -432,7 +435,7 @@ class RecordsService:
             "{name}'s rating in {game} after each of their last {n} rated games here: from "
             "{first} to {last}, {low} at the lowest and {high} at the highest.",
             len(points)).format(
-            name=user.display_name, game=game_name(game), n=len(points),
+            name=name, game=game_name(game), n=len(points),
             first=f"{ratings[0]:.1f}", last=f"{ratings[-1]:.1f}",
             low=f"{min(ratings):.1f}", high=f"{max(ratings):.1f}")
         return embed, discord.File(io.BytesIO(png), filename=CHART_FILENAME,
@@ -444,12 +447,14 @@ class RecordsService:
         members both played on this server (rated or not)."""
         if first.id == second.id:
             raise Refusal(_("Pick someone else to compare {name} with.").format(
-                name=first.display_name))
+                name=discord.utils.escape_markdown(first.display_name)))
         games = await self.db.games_between(first.id, second.id, guild_id=guild_id,
                                             limit=HEAD_TO_HEAD_GAMES)
+        # head_to_head_field escapes the names itself: it takes them as they are.
+        one, other = (discord.utils.escape_markdown(first.display_name),
+                      discord.utils.escape_markdown(second.display_name))
         embed = discord.Embed(title=_("⚔️ {first} vs {second} · this server").format(
-            first=first.display_name, second=second.display_name),
-            colour=discord.Colour.blurple())
+            first=one, second=other), colour=discord.Colour.blurple())
         by_game: dict[str, list[GameSummary]] = {}
         for game in games:
             by_game.setdefault(game.game, []).append(game)
@@ -463,11 +468,10 @@ class RecordsService:
         if not embed.fields and only is not None:
             embed.description = _("{first} and {second} have not finished a game of {game} "
                                   "together on this server yet.").format(
-                first=first.display_name, second=second.display_name, game=game_name(only))
+                first=one, second=other, game=game_name(only))
         elif not embed.fields:
             embed.description = _("{first} and {second} have not finished a game together on "
-                                  "this server yet.").format(first=first.display_name,
-                                                             second=second.display_name)
+                                  "this server yet.").format(first=one, second=other)
         else:
             embed.set_footer(text=_("Who finished ahead of whom, in every finished game they "
                                     "both played here, rated or not."))
@@ -496,6 +500,7 @@ class RecordsService:
                          if s.user_id == member_id), None)
         if name is None:  # a forged page of someone who never played here
             raise Refusal(_("There is no such member on this server."))
+        name = discord.utils.escape_markdown(name)
         title = (_("📜 {name}'s latest games of {game}").format(name=name, game=game_name(game))
                  if game else _("📜 {name}'s latest games").format(name=name))
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
@@ -615,7 +620,8 @@ class RecordsService:
                                         limit=MAX_UPLOAD)
         status = _(REPLAY_STATUS[record.status])
         caption = _("🎞️ Replay of game #{id} · {title} ({moves}, {status})").format(
-            id=record.id, title=replay_title(record), moves=moves_text(gif.frames - 1),
+            id=record.id, title=discord.utils.escape_markdown(replay_title(record)),
+            moves=moves_text(gif.frames - 1),
             status=status)
         if gif.sampled:
             caption += "\n" + _("Too long to upload whole: {shown} of its {positions} positions "
@@ -667,5 +673,6 @@ class RecordsService:
                                        names=seat_names(record))
         caption = viewer_caption(positions[index], last, record)
         title = _("🎞️ Game #{id} · {title}").format(id=record.id, title=replay_title(record))
-        content = clip(f"{title}\n{caption}", MESSAGE_LIMIT)
+        # Plain text throughout (names, moves): all of it is escaped, not only the names.
+        content = clip(discord.utils.escape_markdown(f"{title}\n{caption}"), MESSAGE_LIMIT)
         return ReplayFrame(content, png, VIEWER_FILENAME, viewer_buttons(record.id, index, last))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.board import alt_text
 from bot.challenges import ChallengeService
@@ -165,7 +166,7 @@ class Router:
             deadline = await session.keep_waiting(user, ply)
         # The choice message is public: it says what was chosen in the server's language.
         with use_language(await session.public_language()):
-            name, who = session.names[absent], interaction.user.mention
+            name, who = escape_markdown(session.names[absent]), interaction.user.mention
             if action.action == "claim_win":
                 outcome = _("{who} claimed the win.").format(who=who)
             elif action.action == "let_ai_play":
@@ -177,7 +178,7 @@ class Router:
             else:
                 outcome = _("{who} keeps waiting: {name} has time.").format(who=who, name=name)
             content = _("⏰ **{name}** ran out of time in **{title}**. {outcome}").format(
-                name=name, title=session.title, outcome=outcome)
+                name=name, title=escape_markdown(session.title), outcome=outcome)
         await interaction.edit_original_response(content=content, view=None)
 
     async def challenge_answer(self, interaction: Interaction, answer: ChallengeAnswer) -> None:

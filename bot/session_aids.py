@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import HINT_LEVEL, hint_seed
 from bot.errors import Refusal
@@ -39,10 +40,10 @@ class PlayingAids(SessionBase):
             decisions = [m for m in standing if m.kind is MoveKind.PLAYER]
             if not decisions or decisions[-1].seat != seat:
                 raise Refusal(_("You can take your move back only before {name} plays "
-                                "theirs.").format(name=self.names[1 - seat]))
+                                "theirs.").format(name=escape_markdown(self.names[1 - seat])))
             if self._takeback_asked is not None and self._takeback_asked[0] == self.ply:
                 raise Refusal(_("Your request stands: {name} has not answered it yet.")
-                              .format(name=self.names[1 - seat]))
+                              .format(name=escape_markdown(self.names[1 - seat])))
             with use_language(await self.public_language()):
                 post = request_post(self, seat, decisions[-1].move)
             via = self.publisher if interaction is None else InteractionPublisher(
@@ -85,7 +86,7 @@ class PlayingAids(SessionBase):
             raise Refusal(_("This request no longer stands."))
         if seat == asker and accept:
             raise Refusal(_("This is your own request: it is {name}'s to accept (Decline "
-                            "withdraws it).").format(name=self.names[1 - asker]))
+                            "withdraws it).").format(name=escape_markdown(self.names[1 - asker])))
         return seat
 
     def takeback_seat(self, user_id: int, expected_ply: int | None) -> int:

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.absences import Absences
 from bot.ai_players import DEFAULT_LEVEL, Thinker, ai_seed, ai_user_id, is_ai, level_of, shown_name
@@ -210,13 +211,13 @@ class SessionBase:
         if mover != seat:
             if mover is not None and mover >= 0:
                 raise NotYourTurn(_("It is {name}'s turn, not yours.").format(
-                    name=self.names[mover]))
+                    name=escape_markdown(self.names[mover])))
             raise NotYourTurn(_("It is nobody's turn, not yours."))
         return seat
 
     def not_playing_text(self) -> str:
         """What a member without a seat hears when they try to act."""
-        return _("You are not playing in {title}.").format(title=self.title)
+        return _("You are not playing in {title}.").format(title=escape_markdown(self.title))
 
     def stale_text(self) -> str:
         """Why a component of an older board does nothing, with where to go instead."""
@@ -393,10 +394,10 @@ class SessionBase:
             with use_language(await self.public_language()):
                 if by == ALL_PLAYERS:
                     notice = _("🛑 **{title}** was aborted by all its players. It counts for "
-                               "no rating.").format(title=self.title)
+                               "no rating.").format(title=escape_markdown(self.title))
                 else:
                     notice = _("🛑 **{title}** was aborted by {by}. It counts for no "
-                               "rating.").format(title=self.title, by=by)
+                               "rating.").format(title=escape_markdown(self.title), by=by)
             try:
                 await self.publisher.post(channel, Post(notice))
             except PublishFailed:

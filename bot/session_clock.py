@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.board import timeout_choice_post
 from bot.clock import clock_spec, turn_timers, utcnow
@@ -31,16 +32,18 @@ class TurnClock(SessionBase):
             raise StaleBoard(_("Too late: the game moved on since (the player came back)."))
         seat = self._record.seat_of(user_id)
         if seat is None or seat == mover or self.is_ai_seat(seat):
-            others = [self.names[s] for s in self.present_seats(besides=mover)]
+            others = [escape_markdown(self.names[s]) for s in self.present_seats(besides=mover)]
             if not others:
                 raise NotAPlayer(_("Only the other players may decide this."))
             raise NotAPlayer(_("Only {names} may decide this.").format(names=names_text(others)))
         deadline = self._record.deadline
         if deadline is None:
-            raise Refusal(_("{name} still has time.").format(name=self.names[mover]))
+            raise Refusal(_("{name} still has time.").format(
+                name=escape_markdown(self.names[mover])))
         if utcnow() < deadline:
             raise Refusal(_("{name} still has time until {when}.").format(
-                name=self.names[mover], when=discord.utils.format_dt(deadline, "R")))
+                name=escape_markdown(self.names[mover]),
+                when=discord.utils.format_dt(deadline, "R")))
         return mover
 
     async def time_out(self, seat: int, ply: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.draw_offers import DrawAction, DrawOutcome, draws_possible, offer_post
 from bot.errors import GameOver, NotAPlayer, Refusal, StaleBoard
@@ -30,7 +31,7 @@ class DrawOffers(SessionBase):
             raise NotAPlayer(self.not_playing_text())
         if not draws_possible(self._record):
             raise Refusal(_("A draw is agreed only between two people: resign or play on."))
-        offer, other = self._record.draw_offer, self.names[1 - seat]
+        offer, other = self._record.draw_offer, escape_markdown(self.names[1 - seat])
         if action is DrawAction.OFFER:
             if offer == seat:
                 raise Refusal(_("Your draw offer stands: {name} has not answered it yet.")
@@ -66,7 +67,8 @@ class DrawOffers(SessionBase):
                     await interaction.followup.send(_(
                         "Your draw offer stands, but Discord would not show it in the thread: "
                         "{name} can still agree with the board's Offer draw button or "
-                        "`/draw`.").format(name=self.names[1 - seat]), ephemeral=True)
+                        "`/draw`.").format(name=escape_markdown(self.names[1 - seat])),
+                        ephemeral=True)
                 except discord.HTTPException:
                     log.info("game %s: could not tell the offerer either", self.id)
             return DrawOutcome.OFFERED

@@ -7,6 +7,7 @@ import logging
 from datetime import timedelta
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import ai_name, ai_user_id, is_ai
 from bot.challenge_base import ChallengeBase, HostChannel, host_channel, write_budget
@@ -141,7 +142,7 @@ class TablesMixin(ChallengeBase):
                                     "players."))
                 if user.id != host:
                     raise Refusal(_("Only {host}, who opened this table, can add or remove AI "
-                                    "players.").format(host=lobby.name_of(host)))
+                                    "players.").format(host=escape_markdown(lobby.name_of(host))))
                 self._seat_ai(lobby, action, game.max_players)
             elif action == "leave":
                 if user.id == host:
@@ -153,7 +154,7 @@ class TablesMixin(ChallengeBase):
             else:
                 if user.id != host:
                     raise Refusal(_("Only {host}, who opened this table, can start it.").format(
-                        host=lobby.name_of(host)))
+                        host=escape_markdown(lobby.name_of(host))))
                 if len(lobby.player_ids) < least:
                     if lobby.is_tournament:
                         raise Refusal(_("Waiting for players: a tournament needs at least "

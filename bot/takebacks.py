@@ -17,7 +17,7 @@ import discord
 
 from bot.ai_players import is_ai
 from bot.components import GameButton
-from bot.games.base import GameUI, Table
+from bot.games.base import GameUI, Table, marked_names
 from bot.publisher import Post
 from i18n import _
 from storage import GameRecord
@@ -74,7 +74,7 @@ def request_post(table: Table[Any], asker: int, move: str) -> Post:
     other = 1 - asker
     content = _("↩️ **{name}** asks to take back their move `{move}`. <@{user}>: **Accept** "
                 "returns to the position before it; **Decline**, or your next move, turns it "
-                "down.").format(name=table.names[asker], move=move,
+                "down.").format(name=marked_names(table)[asker], move=move,
                                 user=table.record.user_at(other))
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(table.id, table.ply, TakebackAction.ACCEPT, str(asker),
@@ -86,7 +86,8 @@ def request_post(table: Table[Any], asker: int, move: str) -> Post:
 
 def request_outcome_text(table: Table[Any], asker: int, outcome: TakebackOutcome) -> str:
     """What the request's message says once it no longer stands."""
-    name, other = table.names[asker], table.names[1 - asker]
+    names = marked_names(table)
+    name, other = names[asker], names[1 - asker]
     if outcome is TakebackOutcome.TAKEN_BACK:
         text = _("↩️ **{other}** agreed: **{name}** took their move back.")
     elif outcome is TakebackOutcome.DECLINED:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.board import EMBED_DESCRIPTION_LIMIT, message_link
 from bot.challenge_posts import with_terms
@@ -26,9 +27,14 @@ from i18n import _, ngettext
 from storage import GameStatus, TournamentGame, TournamentRecord, TournamentStatus
 
 
+def player_name(tournament: TournamentRecord, user_id: int) -> str:
+    """A player's name as the tournament's messages write it: escaped for Discord markdown."""
+    return escape_markdown(tournament.name_of(user_id))
+
+
 def _game_line(game: TournamentGame, tournament: TournamentRecord) -> str:
     """`Alice vs Bob in #thread: 1–0`, in the current language."""
-    first, second = (tournament.name_of(uid) for uid in game.player_ids)
+    first, second = (player_name(tournament, uid) for uid in game.player_ids)
     if game.status is GameStatus.RUNNING:
         score = "⏳"
     elif game.status is GameStatus.ABORTED or game.result is None:
@@ -45,7 +51,7 @@ def _standing_line(row: Standing, tournament: TournamentRecord) -> str:
     """`**1.** Alice — **2½** (3 played: 2 won, 1 drawn, 0 lost · tie-break 1.75)`; in a
     Swiss tournament, whose field is larger, `**1.** Alice — **3** (2 won, 0 drawn, 1 lost,
     1 bye · tie-break 7)`."""
-    name = tournament.name_of(row.user_id)
+    name = player_name(tournament, row.user_id)
     if any(p.user_id == row.user_id and p.withdrawn_in is not None for p in tournament.players):
         name = _("{name} (withdrew)").format(name=name)
     values = {"place": row.place, "name": name, "points": points_text(row.points),
@@ -68,7 +74,8 @@ def _forfeit_line(game: PlayedGame, tournament: TournamentRecord) -> str:
     """`Alice vs Bob: 1–0 (forfeit)`."""
     score = "1–0" if game.winner == game.first else "0–1"
     return _("{first} vs {second}: {score} (forfeit)").format(
-        first=tournament.name_of(game.first), second=tournament.name_of(game.second),
+        first=player_name(tournament, game.first),
+        second=player_name(tournament, game.second),
         score=score)
 
 
@@ -99,7 +106,7 @@ def _idle_line(plan: RoundPlan, tournament: TournamentRecord) -> str | None:
     """`Alice sits this round out.`, or in a Swiss tournament `Alice has a bye (1 point).`"""
     if plan.idle is None:
         return None
-    name = tournament.name_of(plan.idle)
+    name = player_name(tournament, plan.idle)
     return (_("{name} has a bye (1 point).") if plan.bye
             else _("{name} sits this round out.")).format(name=name)
 
@@ -129,7 +136,8 @@ def tournament_embed(tournament: TournamentRecord,
     name = GAMES[tournament.game].name
     lines = []
     if tournament.status is TournamentStatus.FINISHED:
-        champions = and_join([f"**{tournament.name_of(uid)}**" for uid in winners_of(table)])
+        champions = and_join([f"**{player_name(tournament, uid)}**"
+                              for uid in winners_of(table)])
         lines.append(_("🏁 Over after {rounds} rounds. 🥇 {champions}").format(
             rounds=rounds, champions=champions))
     elif tournament.status is TournamentStatus.CANCELLED:
@@ -272,8 +280,8 @@ def end_call(tournament: TournamentRecord, games: Sequence[TournamentGame]) -> s
     name = GAMES[tournament.game].name
     if len(champions) == 1:
         return _("🏆 The {game} tournament is over: **{name}** wins it with {points} "
-                 "points!").format(game=name, name=tournament.name_of(champions[0]),
+                 "points!").format(game=name, name=player_name(tournament, champions[0]),
                                    points=points)
     return _("🏆 The {game} tournament is over: {names} share first place with {points} "
              "points!").format(game=name, points=points, names=and_join(
-                 [f"**{tournament.name_of(uid)}**" for uid in champions]))
+                 [f"**{player_name(tournament, uid)}**" for uid in champions]))

@@ -19,6 +19,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Final
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.board import game_title
 from bot.clock import utcnow
@@ -33,6 +34,7 @@ from bot.session_manager import SessionManager
 from bot.tournament_posts import (
     end_call,
     game_intro,
+    player_name,
     plays_at_once,
     round_call,
     start_call,
@@ -189,7 +191,7 @@ class TournamentService:
             text = (_("🏳️ {name} withdrew from the {game} tournament: they are not paired "
                       "again.") if is_swiss(tournament) else
                     _("🏳️ {name} withdrew from the {game} tournament: their next games are "
-                      "lost by forfeit.")).format(name=tournament.name_of(user),
+                      "lost by forfeit.")).format(name=player_name(tournament, user),
                                                   game=GAMES[tournament.game].name)
         await self._say(tournament, Post(text), "a withdrawal")
         await self.advance(tournament_id)
@@ -203,7 +205,7 @@ class TournamentService:
                 perms.manage_messages or perms.manage_threads):
             raise Refusal(_("Only {host}, who opened this tournament, or a moderator (Manage "
                             "Messages or Manage Threads) can cancel it.").format(
-                                host=tournament.name_of(tournament.host_id)))
+                                host=player_name(tournament, tournament.host_id)))
         return tournament
 
     async def ask_to_cancel(self, interaction: Interaction, tournament_id: int) -> None:
@@ -231,7 +233,7 @@ class TournamentService:
         with use_language(await self.languages.of_server(tournament.guild_id)):
             text = (_("🛑 {name} cancelled the {game} tournament.") if plays_at_once(tournament)
                     else _("🛑 {name} cancelled the {game} tournament in round {round}.")
-                    ).format(name=interaction.user.display_name,
+                    ).format(name=escape_markdown(interaction.user.display_name),
                              game=GAMES[tournament.game].name, round=tournament.round)
         await self._say(tournament, Post(text), "its cancellation")
         await self._show(tournament, await self.db.tournament_games(tournament_id))

@@ -7,6 +7,7 @@ from datetime import timedelta
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import escape_markdown
 
 from bot.ai_players import DEFAULT_LEVEL
 from bot.challenges import ChallengeService
@@ -63,11 +64,12 @@ class Lobby(commands.Cog):
         me = interaction.client.user
         if member.bot and (me is None or member.id != me.id):
             raise Refusal(_("{name} is a bot and cannot play. Challenge a person.").format(
-                name=member.display_name))
+                name=escape_markdown(member.display_name)))
         await self.challenges.check_may_challenge(interaction.user.id, [member])
         await interaction.response.send_message(
             _("Which game do you challenge {name} to? The usual options and this server's "
-              "clock apply; `/challenge` chooses others.").format(name=member.display_name),
+              "clock apply; `/challenge` chooses others.").format(
+                  name=escape_markdown(member.display_name)),
             view=game_picker(member.id), ephemeral=True)
 
     @app_commands.command(name="help", description=N_("What the bot does and its commands"))

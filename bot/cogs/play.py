@@ -8,6 +8,7 @@ import logging
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import escape_markdown
 
 from bot.board import mention
 from bot.draw_offers import DrawAction
@@ -137,8 +138,8 @@ class Play(commands.Cog):
         if perms.manage_messages or perms.manage_threads:
             await interaction.response.defer(ephemeral=True, thinking=True)
             await session.abort(by=user.mention)
-            await interaction.followup.send(_("{title} is aborted.").format(title=session.title),
-                                            ephemeral=True)
+            await interaction.followup.send(_("{title} is aborted.").format(
+                title=escape_markdown(session.title)), ephemeral=True)
             return
         if session.record.seat_of(user.id) is None:
             raise Refusal(_("Only a moderator (Manage Messages or Manage Threads) or the "
@@ -148,7 +149,7 @@ class Play(commands.Cog):
         voters = asked | await departed_players(interaction.guild, session, besides=user.id)
         if user.id in voters:
             missing = session.abort_missing(voters)
-            names = and_join([session.names[s] for s in missing])
+            names = and_join([escape_markdown(session.names[s]) for s in missing])
             raise Refusal(ngettext(
                 "You already asked: still waiting for {names} to agree with `/abort` (they "
                 "were told).",
@@ -168,8 +169,8 @@ class Play(commands.Cog):
                 request, allowed_mentions=discord.AllowedMentions(users=not asked))
             return
         await session.abort(by=everyone)
-        await interaction.followup.send(_("{title} is aborted.").format(title=session.title),
-                                        ephemeral=True)
+        await interaction.followup.send(_("{title} is aborted.").format(
+            title=escape_markdown(session.title)), ephemeral=True)
 
 
 async def departed_players(guild: discord.Guild | None, session: GameSession, *,
@@ -205,8 +206,8 @@ def abort_request_text(session: GameSession, who: str, missing: list[int], *,
         asked = " ".join(mention(session, seat) for seat in missing)
         return _("🛑 {who} asks to abort **{title}**: it ends with no rating once every player "
                  "agrees. {asked}, to agree, use `/abort` here.").format(
-                     who=who, title=session.title, asked=asked)
-    names = and_join([session.names[seat] for seat in missing])
+                     who=who, title=escape_markdown(session.title), asked=asked)
+    names = and_join([escape_markdown(session.names[seat]) for seat in missing])
     return _("🛑 {who} agrees to abort **{title}**; still waiting for {names}.").format(
-        who=who, title=session.title, names=names)
+        who=who, title=escape_markdown(session.title), names=names)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.components import GameAction
 from bot.replies import Interaction
@@ -166,7 +167,7 @@ class GameUI(ABC, Generic[StateT]):
         """One line of the game log for a stored move."""
         if move.seat is None:
             return f"🎲 `{move.move}`"
-        who = f"{self.seat_badge(move.seat)} **{table.names[move.seat]}**"
+        who = f"{self.seat_badge(move.seat)} **{marked_names(table)[move.seat]}**"
         event = seat_event_text(who, move)
         if event is not None:
             return event
@@ -192,8 +193,8 @@ class GameUI(ABC, Generic[StateT]):
         return []
 
     def result_text(self, table: Table[StateT], result: Result) -> str:
-        """The end of the game in one sentence."""
-        names = table.names
+        """The end of the game in one sentence (Discord markdown: the names are escaped)."""
+        names = marked_names(table)
         winners = names_text([names[s] for s in result.winners])
         count = len(result.winners)
         if result.reason in (EndReason.RESIGNED, EndReason.TIMEOUT):
@@ -258,6 +259,14 @@ def seat_event_text(who: str, move: NewMove) -> str | None:
                 who=who)
         return _("{who} left the game: 🤖 the AI plays their seat from now on.").format(who=who)
     return None
+
+
+def marked_names(table: Table[Any]) -> list[str]:
+    """Display names by seat, escaped for Discord markdown (message text, embed descriptions
+    and titles), where `Sam*` would open an italic and a backtick a code span."""
+    # Labels, placeholders, footers, alt text and the pictures show text as it is: they take
+    # `table.names`, which an escape would fill with backslashes.
+    return [escape_markdown(name) for name in table.names]
 
 
 def names_text(names: Sequence[str]) -> str:

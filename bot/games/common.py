@@ -6,6 +6,7 @@ import io
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.ai_players import HINT_LEVEL, ai_display_name
 from bot.components import GameButton
@@ -23,6 +24,7 @@ NUMBERED_THINGS = (N_("row"), N_("column"), N_("garden"), N_("pile"), N_("cell")
 def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
     """The private 'are you sure?' with Resign (Leave, 3+ players) and Keep playing buttons."""
     leaving = len(table.names) >= 3
+    title = escape_markdown(table.title)
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(table.id, None, "resign_confirm",
                              label=_("Leave") if leaving else _("Resign"),
@@ -31,8 +33,8 @@ def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
                              style=discord.ButtonStyle.secondary))
     if leaving:
         return (_("Leave {title}? 🤖 The AI plays your seat until the end and you rank "
-                  "last; the others play on.").format(title=table.title), view)
-    return _("Resign {title}? Your opponent wins at once.").format(title=table.title), view
+                  "last; the others play on.").format(title=title), view)
+    return _("Resign {title}? Your opponent wins at once.").format(title=title), view
 
 
 def small_number(text: str, what: str, highest: int) -> int:
@@ -51,7 +53,8 @@ def require_player(table: Table[Any], user_id: int) -> int:
     """The user's seat; a NotAPlayer refusal when they have none."""
     seat = table.record.seat_of(user_id)
     if seat is None:
-        raise NotAPlayer(_("You are not playing in {title}.").format(title=table.title))
+        raise NotAPlayer(_("You are not playing in {title}.").format(
+            title=escape_markdown(table.title)))
     return seat
 
 

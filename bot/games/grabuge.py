@@ -16,7 +16,7 @@ import discord
 
 from bot.components import GameAction, GameButton
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, marked_names
 from bot.games.common import play_now, small_number
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
@@ -81,7 +81,7 @@ class GrabugeUI(GameUI[GrabugeState]):
     # -- texts -----------------------------------------------------------------------------
 
     def _who(self, table: Table[GrabugeState], seat: int) -> str:
-        return f"{self.seat_badge(seat)} **{table.names[seat]}**"
+        return f"{self.seat_badge(seat)} **{marked_names(table)[seat]}**"
 
     def status(self, table: Table[GrabugeState]) -> str:
         state = table.state
@@ -102,7 +102,8 @@ class GrabugeUI(GameUI[GrabugeState]):
             won, lost = int(result.scores[winner]), int(result.scores[1 - winner])
             return ngettext("{badge} {name} wins, {won} paquet to {lost}!",
                             "{badge} {name} wins, {won} paquets to {lost}!", won).format(
-                badge=self.seat_badge(winner), name=table.names[winner], won=won, lost=lost)
+                badge=self.seat_badge(winner), name=marked_names(table)[winner], won=won,
+                lost=lost)
         if result.reason == EndReason.DRAW and result.scores:
             each = int(result.scores[0])
             return ngettext("Draw: {n} paquet each.", "Draw: {n} paquets each.", each).format(

@@ -10,7 +10,7 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import Refusal, UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, marked_names
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result, Why
@@ -105,7 +105,7 @@ class GranatUI(GameUI[GranatState]):
 
     def who(self, table: Table[GranatState], seat: int) -> str:
         """`🔴 **Alice**`: the badge and name of a seat."""
-        return f"{self.seat_badge(seat)} **{table.names[seat]}**"
+        return f"{self.seat_badge(seat)} **{marked_names(table)[seat]}**"
 
     def describe(self, table: Table[GranatState], move: NewMove) -> str:
         state = table.state
@@ -177,7 +177,7 @@ class GranatUI(GameUI[GranatState]):
         return lines
 
     def result_text(self, table: Table[GranatState], result: Result) -> str:
-        names = table.names
+        names = marked_names(table)
         state = table.state
         if result.reason == EndReason.RESIGNED:
             loser = next(s for s in (0, 1) if s not in result.winners)

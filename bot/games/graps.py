@@ -14,6 +14,7 @@ from bot.games.base import (
     BoardItem,
     GameUI,
     Table,
+    marked_names,
     seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
@@ -60,7 +61,7 @@ class GrapsUI(GameUI[GrapsState]):
             for s, n in enumerate(stocks))
 
     def result_text(self, table: Table[GrapsState], result: Result) -> str:
-        names = table.names
+        names = marked_names(table)
         if result.reason == EndReason.LAND_REACHED:
             winner = result.winners[0]
             return _("{badge} {name} wins: their vine reached {loser}'s land!").format(
@@ -112,7 +113,7 @@ class GrapsUI(GameUI[GrapsState]):
     def _who(self, table: Table[GrapsState], seat: int | None) -> str:
         if seat is None or seat < 0:
             return "🎲"
-        return f"{self.seat_badges[seat]} **{table.names[seat]}**"
+        return f"{self.seat_badges[seat]} **{marked_names(table)[seat]}**"
 
     def _roll_line(self, table: Table[GrapsState], seat: int | None, text: str) -> str:
         face = text.split(":", 1)[-1]

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import NotAPlayer, Refusal, UnknownAction
@@ -24,6 +25,7 @@ from bot.games.base import (
     PrivateNote,
     Table,
     Turn,
+    marked_names,
     seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
@@ -248,7 +250,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
     against the engine's)."""
 
     def _who(self, table: Table[KrautRubenState], seat: int) -> str:
-        return f"{self.seat_badge(seat)} **{table.names[seat]}**"
+        return f"{self.seat_badge(seat)} **{marked_names(table)[seat]}**"
 
     # -- texts ---------------------------------------------------------------------------
 
@@ -267,7 +269,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
     def result_text(self, table: Table[KrautRubenState], result: Result) -> str:
         if EndReason(result.reason).by_a_seat or not result.scores:
             return super().result_text(table, result)
-        names = table.names
+        names = marked_names(table)
         scores = result.scores
         others = " · ".join(f"{names[s]} {scores[s]:g}" for s in range(len(names))
                             if s not in result.winners)
@@ -583,12 +585,13 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         seat = table.record.seat_of(interaction.user.id)
         if seat is None:
             raise NotAPlayer(_("You are not playing in {game}: contracts are secret until the "
-                               "end of the game.").format(game=table.title))
+                               "end of the game.").format(game=escape_markdown(table.title)))
         await interaction.response.send_message(self.contract_text(table, seat),
                                                 ephemeral=True)
 
     def contract_text(self, table: Table[KrautRubenState], seat: int) -> str:
         """A seat's contract and what each garden would score with it now (from its view)."""
+        names = marked_names(table)
         view = table.state.view(seat)
         contract = view["your_contract"]
         if contract is None:
@@ -597,7 +600,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                                                        games=view["match_games"])
                 if view["match_games"] > 1 else "")
         lines = [_("📜 **Your secret contract: No. {number}** — {game_title} (#{id}{game})")
-                 .format(number=contract["number"], game_title=table.title, id=table.id,
+                 .format(number=contract["number"], game_title=escape_markdown(table.title),
+                         id=table.id,
                          game=game),
                  *contract_lines(contract), "",
                  _("**What each garden would score for you now:**")]
@@ -613,7 +617,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                 text = ngettext("Garden {garden}: **{n}** point",
                                 "Garden {garden}: **{n}** points", abs(points))
             lines.append(text.format(garden=garden["number"], n=points,
-                                     name=table.names[owner] if owner is not None else ""))
+                                     name=names[owner] if owner is not None else ""))
         return "\n".join(lines)
 
     # -- after the board --------------------------------------------------------------------
@@ -656,7 +660,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
     def score_embed(self, table: Table[KrautRubenState], summary: Mapping[str, Any],
                     state: KrautRubenState) -> discord.Embed:
         """One finished game: contracts revealed, each garden's score line by line, winner."""
-        names = table.names
+        names = marked_names(table)  # field names render markdown too
         match = state.options["match_games"]
         number = summary["game_number"]
         title = (_("🏁 Game {number} of {games} — scores").format(number=number, games=match)

@@ -9,7 +9,7 @@ import discord
 
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import UnknownAction
-from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table
+from bot.games.base import AUTOCOMPLETE_LIMIT, BoardItem, GameUI, Table, marked_names
 from bot.games.common import close_panel, play_from_panel
 from bot.replies import Interaction
 from engines import EndReason, IllegalMove, Result
@@ -114,7 +114,7 @@ class QawaleUI(GameUI[QawaleState]):
         if result.reason == EndReason.LINE:
             winner = result.winners[0]
             return _("{name} wins with four {badge} in a line!").format(
-                name=table.names[winner], badge=self.seat_badges[winner])
+                name=marked_names(table)[winner], badge=self.seat_badges[winner])
         if result.reason == EndReason.DRAW:
             return _("Draw: all 16 pebbles are placed and nobody showed a line.")
         return super().result_text(table, result)
@@ -130,7 +130,7 @@ class QawaleUI(GameUI[QawaleState]):
             "(`{move}`)",
             "{badge} **{name}** put a pebble on **{cell}** and sowed {n} steps: {steps} "
             "(`{move}`)", count,
-        ).format(badge=self.seat_badge(move.seat), name=table.names[move.seat],
+        ).format(badge=self.seat_badge(move.seat), name=marked_names(table)[move.seat],
                  cell=parsed.cell, n=count, steps=steps, move=move.move)
 
     # -- the board ----------------------------------------------------------------

@@ -593,10 +593,15 @@ class SessionBase:
                 move = await thinking
             async with self.lock:
                 if self.is_over or self.ply != ply:
-                    return  # the game moved on meanwhile (a resignation, an abort)
+                    # The game moved on meanwhile (a take-back, a player who left, an abort):
+                    # this move is stale, but the AI may be to move again. Only this task can
+                    # start that turn, as `schedule_ai` leaves a thinking task alone.
+                    self.schedule_ai()
+                    return
                 await self._apply(seat, actor, move)
         except (StaleBoard, GameOver, NotYourTurn):
-            return  # the game moved on meanwhile (a resignation, an abort): nothing to play
+            self.schedule_ai()  # as above: the game moved on while the AI thought
+            return
         except Exception:
             log.exception("game %s: the AI could not play ply %s", self.id, ply)
         finally:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
 import ai
-from bot.ai_players import ai_name, is_ai, level_of
+from bot.ai_players import ThreadThinker, ai_name, is_ai, level_of
 from bot.client import Ludotheque, create_bot
 from bot.config import Settings
 from storage import GameStatus, MoveKind
-from tests.e2e.helpers import bot_of, latest_board, the_bot
+from tests.e2e.helpers import bot_of, latest_board, said, the_bot
 from tests.e2e.test_restart import restart
 
 
@@ -140,3 +141,65 @@ async def test_a_table_refuses_what_it_cannot_seat(env, world) -> None:
     assert full.ephemeral and "full" in full.response.content
     late = await world.bob.click(message, label="Join")
     assert late.ephemeral and "full" in late.response.content
+
+
+class SlowThinker:
+    """The AI as tests run it, answering only after `seconds` of virtual time: a busy pool."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.inner = ThreadThinker()
+
+    async def choose(self, game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
+        await asyncio.sleep(self.seconds)
+        return await self.inner.choose(game_id, dump, level, seed)
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+async def play_random(env, thread, who, session, rng: random.Random) -> None:
+    """`who` plays a random legal move by typing it."""
+    await env.advance_time(0.001)
+    played = await who.slash(thread, "move", notation=str(rng.choice(session.state.legal_moves())))
+    assert "Played" in said(played), said(played)
+
+
+async def test_a_take_back_while_the_ai_thinks_lets_it_answer_the_new_move(env, world) -> None:
+    await world.alice.slash(world.channel, "challenge", game="qawale",
+                            opponent=the_bot(env, world), level="easy", rated="no")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    session.thinker = SlowThinker(30.0)
+    rng = random.Random(3)
+    await play_random(env, thread, world.alice, session, rng)
+    taken = await world.alice.click(latest_board(thread), label="Take back")
+    assert not session.is_ai_seat(session.state.current_player), said(taken)
+    await play_random(env, thread, world.alice, session, rng)  # the AI thinks on the old move
+    answered_at = session.ply + 1
+    await env.advance_time(120)
+    assert session.ply >= answered_at, "the AI answered the move played after the take-back"
+    assert session.record.user_at(session.state.current_player) == world.alice.id
+
+
+async def test_a_member_leaving_while_the_ai_thinks_leaves_the_game_going(
+    env, world, quick_boards
+) -> None:
+    bot_of(env).sessions.thinker = SlowThinker(30.0)
+    table = await world.alice.slash(world.channel, "lobby", game="kraut_ruben")
+    await world.bob.click(table.response.message, label="Join")
+    await world.alice.click(table.response.message, label="+ Easy AI")
+    await world.alice.click(table.response.message, label="Start")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    people = {world.alice.id: world.alice, world.bob.id: world.bob}
+    rng = random.Random(1)
+    while not session.is_ai_seat(session.state.current_player):
+        mover = people[session.record.user_at(session.state.current_player)]
+        await play_random(env, thread, mover, session, rng)
+    thinking_at = session.ply
+    prompt = await world.bob.slash(thread, "resign")
+    await world.bob.click(prompt.response.message, label="Leave")  # the AI takes Bob's seat
+    await env.advance_time(600)
+    assert session.ply > thinking_at + 1 or session.is_over, "the AIs played on after Bob left"
+    assert not session.is_ai_seat(session.state.current_player) or session.is_over

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown
 
+from bot.ai_players import is_ai
 from bot.components import GameAction, GameButton, GameSelect
 from bot.errors import NotAPlayer, Refusal, UnknownAction
 from bot.games.base import (
@@ -646,6 +647,8 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         notes = []
         for seat in range(len(table.names)):
             user_id = table.record.user_at(seat)
+            if is_ai(user_id):
+                continue  # an AI has no DMs: its "could not DM you" would ping nobody
             notes.append(PrivateNote(
                 user_id, partial(self.contract_text, table, seat),
                 fallback=partial(self.no_dm_text, user_id)))

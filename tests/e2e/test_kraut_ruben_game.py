@@ -7,7 +7,7 @@ import random
 import discord
 import pytest
 
-from tests.e2e.helpers import TINY_PNG, actor_for, bot_of, control_labels, latest_board
+from tests.e2e.helpers import TINY_PNG, actor_for, bot_of, control_labels, latest_board, the_bot
 
 
 @pytest.fixture
@@ -295,3 +295,13 @@ async def test_a_three_game_match_adds_the_cup_and_totals(env, world, monkeypatc
     assert "over three games" in latest_board(thread).embeds[0].description
     # Each game dealt new contracts, sent privately again.
     assert len(world.alice.user.dm_channel.history()) == 3
+
+
+async def test_against_the_ai_only_the_member_hears_of_their_contract(env, world) -> None:
+    await world.alice.slash(world.channel, "challenge", game="kraut_ruben",
+                            opponent=the_bot(env, world), level="easy")
+    thread = world.channel.threads[-1]
+    [dm] = world.alice.user.dm_channel.history()
+    assert "Your secret contract" in dm.content
+    texts = [message.content or "" for message in thread.history()]
+    assert not [text for text in texts if "could not DM you" in text], "no pointer for the AI"

@@ -146,7 +146,7 @@ def about_embed(totals: Totals, started: datetime, version: str) -> discord.Embe
         description=_("Five French tabletop games on Discord: {games}. Play them with each "
                       "other or against the AI, each game in its own thread.").format(
             games=", ".join(ui.name for ui in GAME_UIS.values())))
-    embed.add_field(name=_("Games"), value=_("{running} in progress · {finished} played").format(
+    embed.add_field(name=_("Games"), value=_("{running} in progress · {finished} finished").format(
         running=count_text(totals.running), finished=count_text(totals.finished)))
     embed.add_field(name=_("Players"), value=count_text(totals.players))
     embed.add_field(name=_("Servers"), value=count_text(totals.servers))

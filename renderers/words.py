@@ -68,7 +68,7 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "tile": lambda n: ngettext("{n} tile", "{n} tiles", n),
 }
 """The nouns the pictures count, each through its own plural message (`plural` looks a noun
-up here: `COUNTED["tile"](3)` is `{n} tiles`, `{n} tuiles` in French)."""
+up here: `COUNTED["tile"](3)` is `{n} tiles`, `{n} cartes` in French)."""
 
 
 def number_text(count: float) -> str:

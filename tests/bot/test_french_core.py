@@ -79,7 +79,7 @@ def test_plural_keeps_english_for_a_noun_it_does_not_know() -> None:
 
 def test_the_pictures_count_in_french_with_a_decimal_comma() -> None:
     with use_language(FR):
-        assert drawn_plural(3, "tile") == "3 tuiles"
+        assert drawn_plural(3, "tile") == "3 cartes"
         assert drawn_plural(2.5, "point") == "2,5 points"
         assert drawn_plural(1.5, "point") == "1,5 point"
     assert drawn_plural(2.5, "point") == "2.5 points"

@@ -22,7 +22,7 @@ async def test_about_tells_what_the_bot_has_seen_and_links_an_invite(env, world)
     assert shown.ephemeral
     embed = shown.response.embeds[0]
     assert embed.title == "🎲 Ludothèque" and "Kraut & Rüben" in embed.description
-    assert fields(shown.response.message)["Games"] == "1 in progress · 0 played"
+    assert fields(shown.response.message)["Games"] == "1 in progress · 0 finished"
     assert fields(shown.response.message)["Players"] == "2"
     assert fields(shown.response.message)["Servers"] == "1"
     assert embed.footer.text.startswith("Version ")

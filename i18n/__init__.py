@@ -90,15 +90,42 @@ def use_language(language: Language) -> Iterator[Language]:
         _current.reset(token)
 
 
+FRENCH_CONTRACTIONS: tuple[tuple[str, str], ...] = (
+    ("de Le Grabuge", "du Grabuge"), ("De Le Grabuge", "Du Grabuge"),
+    ("à Le Grabuge", "au Grabuge"), ("À Le Grabuge", "Au Grabuge"),
+)
+"""French contracts "de le" and "à le": a game whose name starts with an article, put into
+"un tournoi de {game}", reads "un tournoi du Grabuge". Game names only: a member called "Le
+Chat" keeps their name whole."""
+
+
+class FrenchText(str):
+    """A French message whose `format` contracts the articles of the game names it fills in."""
+
+    __slots__ = ()
+
+    def format(self, /, *args: object, **kwargs: object) -> str:
+        """`str.format`, then "de Le Grabuge" made "du Grabuge" (and the like)."""
+        text = super().format(*args, **kwargs)
+        for written, said in FRENCH_CONTRACTIONS:
+            text = text.replace(written, said)
+        return text
+
+
+def _in_language(text: str) -> str:
+    """A translated message, made to format as its language writes."""
+    return FrenchText(text) if _current.get() is Language.FR else text
+
+
 def _(message: str) -> str:
     """`message` in the current language."""
-    return translations(_current.get()).gettext(message)
+    return _in_language(translations(_current.get()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural of a message for `count`, in the current language's rules
     (French: 0 and 1 are singular)."""
-    return translations(_current.get()).ngettext(singular, plural, count)
+    return _in_language(translations(_current.get()).ngettext(singular, plural, count))
 
 
 def N_(message: str) -> str:
@@ -108,7 +135,8 @@ def N_(message: str) -> str:
 
 def translate(language: Language, message: str) -> str:
     """`message` in `language`, whatever the current one."""
-    return translations(language).gettext(message)
+    with use_language(language):
+        return _(message)
 
 
 def short_date(day: date) -> str:

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from i18n import Language, _, catalogue_path, translate, use_language
+from i18n import Language, _, catalogue_path, ngettext, translate, use_language
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "i18n" / "locales" / "ludotheque.pot"
@@ -70,3 +70,18 @@ def test_the_current_language_chooses_the_words() -> None:
     with use_language(Language.FR):
         assert _(message) == "Ce coup n’est pas permis ici."
     assert translate(Language.FR, message) == "Ce coup n’est pas permis ici."
+
+
+def test_french_contracts_the_article_of_le_grabuge_after_de_and_a() -> None:
+    with use_language(Language.FR):
+        assert _("🏆 {game} tournament").format(game="Le Grabuge") == "🏆 Tournoi du Grabuge"
+        assert _("🏆 {game} tournament").format(game="Qawale") == "🏆 Tournoi de Qawale"
+        rating = ngettext("{name}'s rating in {game} after their last rated game here: {last}.",
+                          "{name}'s rating in {game} after each of their last {n} rated games "
+                          "here: from {first} to {last}, {low} at the lowest and {high} at the "
+                          "highest.", 1)
+        assert rating.format(name="Le Chat", game="Le Grabuge", last="27.0") == (
+            "Cote de Le Chat au Grabuge après sa dernière partie classée ici : 27.0."), \
+            "a member's name is theirs: only the game's article contracts"
+    with use_language(Language.EN):
+        assert _("🏆 {game} tournament").format(game="Le Grabuge") == "🏆 Le Grabuge tournament"

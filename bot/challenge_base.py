@@ -9,13 +9,14 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
 import discord
 from discord.utils import escape_markdown
 
-from bot.ai_players import ai_user_id, is_ai, level_of
+from bot.ai_players import ai_user_id, is_ai, level_of, shown_name
 from bot.board import game_title, message_link
 from bot.challenge_posts import challenge_buttons, challenge_embed, open_minutes
 from bot.clock import DEFAULT_CLOCK, Clock, utcnow
@@ -103,6 +104,18 @@ async def write_budget() -> AsyncIterator[None]:
             yield
     except TimeoutError as error:
         raise StorageBusy() from error
+
+
+def name_at(challenge: ChallengeRecord, user_id: int) -> str:
+    """A player's name at a challenge or table as shown: the AI's in the current language
+    (its stored name is the English one)."""
+    return shown_name(user_id, challenge.name_of(user_id))
+
+
+def seats_title(game_id: str, seats: Sequence[Seat]) -> str:
+    """`Qawale · Alice vs 🤖 IA (Facile)`: a game's title with its seats' names as shown, in
+    the current language."""
+    return game_title(game_id, [shown_name(seat.user_id, seat.display_name) for seat in seats])
 
 
 def clock_name(clock: str) -> str:
@@ -263,8 +276,7 @@ class ChallengeBase:
                 "A game is already running in {channel} ({title}). Only one game runs per "
                 "channel or thread: finish it first, or challenge in another channel.").format(
                     channel=channel.mention,
-                    title=escape_markdown(game_title(running.game,
-                                                     [s.display_name for s in running.seats]))))
+                    title=escape_markdown(seats_title(running.game, running.seats))))
 
     @staticmethod
     def starts_in_thread(channel: object) -> bool:
@@ -281,7 +293,10 @@ class ChallengeBase:
     async def _shown(self, challenge: ChallengeRecord) -> tuple[discord.Embed, discord.ui.View]:
         """The challenge's or table's public message, in its server's language."""
         with use_language(await self.server_language(challenge.guild_id)):
-            return (challenge_embed(challenge, self.uis[challenge.game]),
+            # The post writes the names it is given: the AI's in this language, not stored.
+            shown = replace(challenge, player_names={
+                uid: name_at(challenge, uid) for uid in challenge.player_names})
+            return (challenge_embed(shown, self.uis[challenge.game]),
                     challenge_buttons(challenge))
 
     async def _notice(self, challenge: ChallengeRecord, text: str, colour: discord.Colour,
@@ -325,7 +340,7 @@ class ChallengeBase:
         else:
             text = N_("{name} declined the {game} challenge.")
         embed = await self._notice(challenge, text, discord.Colour.dark_grey(),
-                                   name=escape_markdown(challenge.name_of(user)),
+                                   name=escape_markdown(name_at(challenge, user)),
                                    game=GAMES[challenge.game].name)
         await interaction.edit_original_response(content=None, embed=embed, view=None)
 
@@ -340,7 +355,6 @@ class ChallengeBase:
                                                challenge.options, challenge.clock,
                                                draw_seats=challenge.seating is None,
                                                casual=challenge.casual)
-        title = game_title(record.game, [seat.display_name for seat in record.seats])
         await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
         self._cancel_timer(challenge.id)
         if challenge.is_lobby:
@@ -351,9 +365,10 @@ class ChallengeBase:
             who, name = N_("Everyone accepted!"), challenge.challenger_id
         with use_language(await self.server_language(challenge.guild_id)):
             where = home.mention if home.id != channel.id else _("this channel")
+            title = seats_title(record.game, record.seats)
             started = _("**{title}** is on in {where}.").format(title=escape_markdown(title),
                                                                where=where)
-            said = _(who).format(name=escape_markdown(challenge.name_of(name)))
+            said = _(who).format(name=escape_markdown(name_at(challenge, name)))
             embed = discord.Embed(description=f"✅ {said} {started}",
                                   colour=discord.Colour.green())
         await interaction.edit_original_response(content=None, view=None, embed=embed)
@@ -372,7 +387,9 @@ class ChallengeBase:
             random.SystemRandom().shuffle(players)  # seats are drawn at random
         seats = [Seat(index, ai_user_id(level_of(uid), index) if is_ai(uid) else uid, name)
                  for index, (uid, name) in enumerate(players)]
-        title = game_title(game_id, [seat.display_name for seat in seats])
+        # A thread's name is set once, for everyone: in the server's language.
+        with use_language(await self.server_language(channel.guild.id)):
+            title = seats_title(game_id, seats)
         home = await self._home(channel, title)
         state = GAMES[game_id].new_state(len(seats), options)
         record = await self.db.create_game(
@@ -499,7 +516,7 @@ class ChallengeBase:
                 text = _("⌛ This {game} table expired: it was not started within {minutes} "
                          "minutes.").format(game=game, minutes=minutes)
             else:
-                silent = [escape_markdown(challenge.name_of(uid)) for uid in challenge.opponent_ids
+                silent = [escape_markdown(name_at(challenge, uid)) for uid in challenge.opponent_ids
                           if uid not in challenge.accepted_ids]
                 text = ngettext(
                     "⌛ This {game} challenge expired: {names} did not answer within {minutes} "

@@ -10,8 +10,7 @@ import discord
 from discord.utils import escape_markdown
 
 from bot.ai_players import DEFAULT_LEVEL, LEVEL_NAMES, ai_name, ai_user_id
-from bot.board import game_title
-from bot.challenge_base import host_channel, write_budget
+from bot.challenge_base import host_channel, name_at, seats_title, write_budget
 from bot.challenge_posts import CHALLENGE_TIMEOUT
 from bot.clock import utcnow
 from bot.errors import Refusal
@@ -172,7 +171,7 @@ class ChallengeService(TablesMixin, RematchMixin):
             user = interaction.user.id
             invited = challenge.opponent_ids
             waiting = [uid for uid in invited if uid not in challenge.accepted_ids]
-            waiting_names = and_join([escape_markdown(challenge.name_of(uid)) for uid in waiting])
+            waiting_names = and_join([escape_markdown(name_at(challenge, uid)) for uid in waiting])
             if answer == "decline" and user in (*invited, challenge.challenger_id):
                 await self._decline(interaction, challenge, user)
             elif user not in invited:
@@ -180,7 +179,7 @@ class ChallengeService(TablesMixin, RematchMixin):
                     raise Refusal(_("You cannot accept your own challenge: waiting for "
                                     "{names}. Click Decline to withdraw it.").format(
                                         names=waiting_names))
-                everyone = and_join([escape_markdown(challenge.name_of(uid)) for uid in invited])
+                everyone = and_join([escape_markdown(name_at(challenge, uid)) for uid in invited])
                 raise Refusal(ngettext("Only {names} can answer this challenge.",
                                        "Only {names} can answer this challenge.",
                                        len(invited)).format(names=everyone))
@@ -221,9 +220,9 @@ class ChallengeService(TablesMixin, RematchMixin):
                    (ai_user_id(level, 0), ai_name(level))]
         record, home = await self._create_game(channel, game_id, players, resolved,
                                                time_control, casual=casual)
-        title = game_title(record.game, [seat.display_name for seat in record.seats])
         with use_language(await self.server_language(channel.guild.id)):
             where = home.mention if home.id != channel.id else _("this channel")
+            title = seats_title(record.game, record.seats)
             embed = discord.Embed(
                 description=_("🤖 **{title}** is on in {where}: you play against the AI "
                               "({level}).").format(title=escape_markdown(title), where=where,

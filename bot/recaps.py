@@ -17,6 +17,7 @@ from typing import Final
 
 import discord
 
+from bot.ai_players import shown_name
 from bot.board import EMBED_DESCRIPTION_LIMIT
 from bot.clock import utcnow
 from bot.languages import Languages
@@ -76,7 +77,8 @@ def recap_embed(since: datetime, recap: MonthRecap,
         climbers = [c for c in podiums.get(game, ()) if c.gain > 0][:PODIUM]
         if climbers:
             line += " — " + " · ".join(
-                f"{medal} {discord.utils.escape_markdown(c.name)} {c.gain:+.1f}"
+                f"{medal} {discord.utils.escape_markdown(shown_name(c.player_id, c.name))} "
+                f"{c.gain:+.1f}"
                 for medal, c in zip(MEDALS, climbers, strict=False))
         lines.append(line)
     tail: list[str] = []

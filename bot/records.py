@@ -320,7 +320,8 @@ class RecordsService:
         else:
             start = page * PAGE_SIZE
             embed.description = "\n".join(
-                f"**{start + i + 1}.** {discord.utils.escape_markdown(p.name)} — "
+                f"**{start + i + 1}.** "
+                f"{discord.utils.escape_markdown(shown_name(p.player_id, p.name))} — "
                 f"**{p.rating:.1f}** · {games_text(p.games)} · "
                 f"{wins_text(p.wins)}"
                 for i, p in enumerate(rows))
@@ -353,7 +354,8 @@ class RecordsService:
             start = page * PAGE_SIZE
             embed.description = "\n".join(
                 _("**{rank}.** {name} — **{gain}** in {games} · now {rating}").format(
-                    rank=start + i + 1, name=discord.utils.escape_markdown(p.name),
+                    rank=start + i + 1,
+                    name=discord.utils.escape_markdown(shown_name(p.player_id, p.name)),
                     gain=f"{p.gain:+.1f}",
                     games=games_text(p.games), rating=f"{p.rating:.1f}")
                 for i, p in enumerate(rows))

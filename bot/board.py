@@ -16,6 +16,7 @@ from bot.clock import clock_spec, utcnow
 from bot.components import GameButton
 from bot.draw_offers import DrawAction, draws_possible
 from bot.games.base import GameUI, Table, describe_options, marked_names, names_text
+from bot.games.common import leaves_instead_of_resigning
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
 from bot.takebacks import TakebackAction, takeback_mode
@@ -180,7 +181,7 @@ def alt_text(text: str) -> str:
 
 def leave_label(table: Table[Any]) -> str:
     """`Resign`, or `Leave` where the AI would take the seat and the others play on."""
-    return _("Leave") if len(table.names) >= 3 else _("Resign")
+    return _("Leave") if leaves_instead_of_resigning(table.record) else _("Resign")
 
 
 def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -> Post:

@@ -149,7 +149,11 @@ class ChallengeBase:
         """Tournament tables that start by themselves → the call before their start."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._rematches: dict[int, int] = {}
-        """Finished game → the rematch challenge offered for it (one at a time)."""
+        """Finished game → the rematch challenge offered for it, or against the AI the game
+        started at once (one at a time)."""
+        self._rematch_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        """Finished game → the lock its Rematch clicks take in turn (game ids, apart from the
+        challenge ids of `_locks`)."""
 
     # -- the server's clock --------------------------------------------------------------
 

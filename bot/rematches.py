@@ -12,7 +12,7 @@ from bot.errors import NotAPlayer, Refusal
 from bot.publisher import Post
 from bot.replies import Interaction
 from i18n import _, use_language
-from storage import ChallengeStatus, GameStatus
+from storage import ChallengeStatus, GameRecord, GameStatus
 
 
 class RematchMixin(ChallengeBase):
@@ -34,12 +34,33 @@ class RematchMixin(ChallengeBase):
         user = interaction.user.id
         if record.seat_of(user) is None:
             raise NotAPlayer(_("Only the players of this game can ask for a rematch."))
+        against_ai = all(is_ai(seat.user_id) for seat in record.seats if seat.user_id != user)
+        # One rematch at a time per game: a second click waits for the first, then finds it.
+        async with self._rematch_locks[game_id]:
+            await self._refuse_a_second_rematch(game_id, against_ai)
+            await self._rematch(interaction, record, against_ai)
+
+    async def _refuse_a_second_rematch(self, game_id: int, against_ai: bool) -> None:
+        """Refuse while this game's rematch is still pending, or against the AI, still played;
+        the refusal says where it is."""
         offered = self._rematches.get(game_id)
-        if offered is not None:
-            pending = await self.db.get_challenge(offered)
-            if pending is not None and pending.status is ChallengeStatus.PENDING:
-                raise Refusal(_("A rematch of this game is already offered: accept or "
-                                "decline it there."))
+        if offered is None:
+            return
+        if against_ai:  # the rematch started at once: `offered` is its game, not a challenge
+            started = await self.db.get_game(offered)
+            if started is not None and started.status is GameStatus.RUNNING:
+                raise Refusal(_("🔁 Rematch on in {where}.").format(
+                    where=f"<#{started.channel_id}>"))
+            return
+        pending = await self.db.get_challenge(offered)
+        if pending is not None and pending.status is ChallengeStatus.PENDING:
+            raise Refusal(_("A rematch of this game is already offered: accept or "
+                            "decline it there."))
+
+    async def _rematch(self, interaction: Interaction, record: GameRecord,
+                       against_ai: bool) -> None:
+        """Start the rematch against the AI, or offer it to the others (the game's lock held)."""
+        user = interaction.user.id
         guild = interaction.guild
         home = guild.get_channel_or_thread(record.parent_id or record.channel_id) \
             if guild is not None else None
@@ -54,13 +75,14 @@ class RematchMixin(ChallengeBase):
         others = [uid for uid in order if uid != user]
         if await self.db.blocking(user, others):
             raise Refusal(_("You cannot offer this rematch."))
-        if all(is_ai(uid) for uid in others):
+        if against_ai:
             await self.check_ai_games(user, home.guild.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             new, where = await self._create_game(home, record.game,
                                                  [(uid, names[uid]) for uid in order],
                                                  record.options, record.clock, draw_seats=False,
                                                  casual=record.casual)
+            self._rematches[record.id] = new.id
             await interaction.followup.send(
                 _("🔁 Rematch on in {where}.").format(where=where.mention), ephemeral=True)
             await self.sessions.start(new)
@@ -83,7 +105,7 @@ class RematchMixin(ChallengeBase):
             content=content, embed=embed, view=view,
             mentions=discord.AllowedMentions(users=True)))
         await self.db.set_challenge_message(challenge.id, message_id)
-        self._rematches[game_id] = challenge.id
+        self._rematches[record.id] = challenge.id
         self._schedule(challenge)
         await interaction.followup.send(
             _("🔁 Rematch offered in {where}: the others accept it there.").format(

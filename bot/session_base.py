@@ -35,6 +35,7 @@ from bot.clock import clock_spec, turn_timers, utcnow
 from bot.draw_offers import DrawOutcome, outcome_text
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
 from bot.games.base import LEFT, GameUI, Notice, PrivateNote, Turn
+from bot.games.common import leaves_instead_of_resigning
 from bot.languages import Languages
 from bot.metrics import AI_SECONDS, BOARD_SECONDS, GAMES_FINISHED, MOVES, timed
 from bot.painter import Painter, ThreadPainter
@@ -300,11 +301,6 @@ class SessionBase:
         return [s.seat for s in self._record.seats
                 if s.seat != besides and not self.is_ai_seat(s.seat)]
 
-    @property
-    def leaves_instead_of_resigning(self) -> bool:
-        """True when resigning hands the seat to the AI: 3+ seats and another person remains."""
-        return len(self._record.seats) >= 3
-
     async def resign(self, user_id: int) -> Turn:
         """The user gives up: every other seat wins; in a game of 3 or more where someone else
         still plays, the AI takes the seat instead and the game goes on."""
@@ -316,7 +312,7 @@ class SessionBase:
                 raise NotAPlayer(self.not_playing_text())
             if self._record.seats[seat].stand_in is not None:
                 raise Refusal(_("You already left this game: 🤖 the AI plays your seat."))
-            if self.leaves_instead_of_resigning and self.present_seats(besides=seat):
+            if leaves_instead_of_resigning(self._record):  # as the prompt and button say
                 return await self._hand_to_ai(seat, LEFT, unrated=False)
             winners = [s for s in range(self._state.num_players) if s != seat]
             turn = Turn([NewMove(seat, user_id, MoveKind.RESIGN, "resign")], self._state)

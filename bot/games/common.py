@@ -8,12 +8,13 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown
 
-from bot.ai_players import HINT_LEVEL, ai_display_name
+from bot.ai_players import HINT_LEVEL, ai_display_name, is_ai
 from bot.components import GameButton
 from bot.errors import NotAPlayer, Refusal
 from bot.games.base import Table, Turn
 from bot.replies import Interaction
 from i18n import N_, _
+from storage import GameRecord
 
 HINT_FILENAME = "hint.png"
 
@@ -21,9 +22,19 @@ NUMBERED_THINGS = (N_("row"), N_("column"), N_("garden"), N_("pile"), N_("cell")
 """What `small_number` may be asked to read, in English (its `what`), marked for translation."""
 
 
+def leaves_instead_of_resigning(record: GameRecord) -> bool:
+    """True when resigning hands the seat to the AI: 3+ seats and another person still plays."""
+    # The prompt, the button and `SessionBase.resign` all follow this one rule: alone with
+    # AIs, stand-ins included, no one is left to play on, so nothing may promise that anyone will.
+    people = [seat for seat in record.seats
+              if seat.stand_in is None and not is_ai(seat.user_id)]
+    return len(record.seats) >= 3 and len(people) >= 2
+
+
 def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
-    """The private 'are you sure?' with Resign (Leave, 3+ players) and Keep playing buttons."""
-    leaving = len(table.names) >= 3
+    """The private 'are you sure?' with Resign (Leave, where the others play on) and Keep
+    playing buttons."""
+    leaving = leaves_instead_of_resigning(table.record)
     title = escape_markdown(table.title)
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(table.id, None, "resign_confirm",
@@ -34,6 +45,8 @@ def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
     if leaving:
         return (_("Leave {title}? 🤖 The AI plays your seat until the end and you rank "
                   "last; the others play on.").format(title=title), view)
+    if len(table.record.seats) >= 3:
+        return _("Resign {title}? Your opponents win at once.").format(title=title), view
     return _("Resign {title}? Your opponent wins at once.").format(title=title), view
 
 

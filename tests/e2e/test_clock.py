@@ -10,7 +10,15 @@ import pytest
 
 from bot.ai_players import is_ai
 from storage import GameStatus, MoveKind
-from tests.e2e.helpers import actor_for, bot_of, control_labels, latest_board, the_bot
+from tests.e2e.helpers import (
+    actor_for,
+    bot_of,
+    control_labels,
+    latest_board,
+    said,
+    simultaneously,
+    the_bot,
+)
 from tests.e2e.test_restart import restart
 
 LIVE = 5 * 60
@@ -241,6 +249,46 @@ async def test_leaving_a_game_of_three_hands_the_seat_to_the_ai(env, world, quic
     assert stored.seats[stored.seat_of(world.carol.id)].stand_in is not None
 
 
+async def alone_with_two_ais(env, world):
+    """Alice fills a Kraut & Rüben table with an Easy and a Medium AI and starts it."""
+    table = await world.alice.slash(world.channel, "lobby", game="kraut_ruben", clock="none")
+    for label in ("+ Easy AI", "+ Medium AI", "Start"):
+        await world.alice.click(table.response.message, label=label)
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    assert session is not None and len(session.record.seats) == 3
+    return thread, session
+
+
+async def test_alone_with_ais_resigning_is_an_ordinary_resignation(
+    env, world, quick_boards
+) -> None:
+    thread, session = await alone_with_two_ais(env, world)
+    assert "Resign" in control_labels(latest_board(thread))
+    assert "Leave" not in control_labels(latest_board(thread))
+    prompt = await world.alice.slash(thread, "resign")
+    assert "Your opponents win" in said(prompt) and "play on" not in said(prompt)
+    resigned = await world.alice.click(prompt.response.message, label="Resign")
+    assert "You resigned" in said(resigned)
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.status is GameStatus.FINISHED and stored.result["reason"] == "resigned"
+
+
+async def test_the_last_person_left_among_ais_resigns_instead_of_leaving(
+    env, world, quick_boards
+) -> None:
+    thread, session = await kraut_ruben_for_three(env, world, clock="none")
+    for leaver in (world.carol, world.bob):
+        prompt = await leaver.click(latest_board(thread), label="Leave")
+        await leaver.click(prompt.response.message, label="Leave")
+    assert "Resign" in control_labels(latest_board(thread)), "only Alice still plays"
+    prompt = await world.alice.slash(thread, "resign")
+    assert "play on" not in said(prompt)
+    await world.alice.click(prompt.response.message, label="Resign")
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.status is GameStatus.FINISHED and stored.result["reason"] == "resigned"
+
+
 async def test_a_restart_between_the_reminder_and_the_deadline_still_times_out(
     env, world, database_url
 ) -> None:
@@ -315,6 +363,44 @@ async def test_a_rematch_against_the_ai_starts_at_once_with_the_seats_swapped(
     rematch = await bot_of(env).sessions.in_channel(world.channel.threads[-1].id)
     assert rematch is not None and rematch.id != session.id
     assert rematch.names == old_seats[::-1]
+
+
+async def test_a_double_click_on_rematch_against_the_ai_starts_one_game(
+    env, world, quick_boards
+) -> None:
+    thread, _ = await game_against_the_ai(env, world, clock="none")
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    final = latest_board(thread)
+    threads = len(world.channel.threads)
+    first, second = await simultaneously(
+        env, lambda: world.alice.click(final, label="Rematch"),
+        lambda: world.alice.click(final, label="Rematch"))
+    assert len(await bot_of(env).db.running_games()) == 1
+    assert len(world.channel.threads) == threads + 1
+    rematch = world.channel.threads[-1]
+    assert "Rematch on" in said(first) and f"<#{rematch.id}>" in said(first)
+    assert second.ephemeral and f"<#{rematch.id}>" in said(second), "points to the rematch"
+
+
+async def test_a_rematch_against_the_ai_is_offered_again_once_the_first_is_over(
+    env, world, quick_boards
+) -> None:
+    thread, _ = await game_against_the_ai(env, world, clock="none")
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    final = latest_board(thread)
+    await world.alice.click(final, label="Rematch")
+    rematch = world.channel.threads[-1]
+    again = await world.alice.click(final, label="Rematch")
+    assert again.ephemeral and f"<#{rematch.id}>" in said(again)
+    assert len(await bot_of(env).db.running_games()) == 1
+
+    prompt = await world.alice.slash(rematch, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    third = await world.alice.click(final, label="Rematch")
+    assert "Rematch on" in said(third) and world.channel.threads[-1].id != rematch.id
+    assert len(await bot_of(env).db.running_games()) == 1
 
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -586,7 +587,12 @@ class SessionBase:
                 done, _pending = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
                 if not done:
                     await self._typing()
-                move = await thinking
+                try:
+                    move = await thinking
+                except Exception:  # a bug in the AI for this position, a worker gone
+                    log.exception("game %s: the AI could not think at ply %s: it plays a "
+                                  "random legal move instead", self.id, ply)
+                    move = self._fallback_move(ply)
             async with self.lock:
                 if self.is_over or self.ply != ply:
                     # The game moved on meanwhile (a take-back, a player who left, an abort):
@@ -604,6 +610,11 @@ class SessionBase:
             # Stopped while thinking (the game's thread deleted, the bot closing): the worker
             # need not finish a move nobody will play.
             thinking.cancel()
+
+    def _fallback_move(self, ply: int) -> str:
+        """A legal move drawn from the game's seed: a game never waits on an AI that failed."""
+        rng = random.Random(ai_seed(self._record.rng_seed, ply) + ":fallback")
+        return str(rng.choice(self._state.legal_moves()))
 
     async def _typing(self) -> None:
         try:

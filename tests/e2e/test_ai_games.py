@@ -203,3 +203,29 @@ async def test_a_member_leaving_while_the_ai_thinks_leaves_the_game_going(
     await env.advance_time(600)
     assert session.ply > thinking_at + 1 or session.is_over, "the AIs played on after Bob left"
     assert not session.is_ai_seat(session.state.current_player) or session.is_over
+
+
+class BrokenThinker:
+    """An AI that fails at every position: a bug, a worker that died."""
+
+    async def choose(self, game_id: str, dump: dict[str, object], level: str, seed: str) -> str:
+        raise RuntimeError("the AI broke")
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+async def test_an_ai_that_fails_to_think_still_plays_a_legal_move(env, world, caplog) -> None:
+    bot_of(env).sessions.thinker = BrokenThinker()
+    await world.alice.slash(world.channel, "challenge", game="graps",
+                            opponent=the_bot(env, world), level="hard")
+    thread = world.channel.threads[-1]
+    session = await bot_of(env).sessions.in_channel(thread.id)
+    rng = random.Random(9)
+    for _turn in range(3):  # whoever starts, the AI has answered at least twice
+        assert session.record.user_at(session.state.current_player) == world.alice.id
+        await play_random(env, thread, world.alice, session, rng)
+    ai_moves = [m for m in await bot_of(env).db.moves(session.id)
+                if m.user_id is not None and is_ai(m.user_id) and m.kind is MoveKind.PLAYER]
+    assert len(ai_moves) >= 2, "the game went on, the AI playing a random legal move"
+    assert "the AI could not think" in caplog.text

@@ -9,7 +9,6 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -297,10 +296,7 @@ class ChallengeBase:
     async def _shown(self, challenge: ChallengeRecord) -> tuple[discord.Embed, discord.ui.View]:
         """The challenge's or table's public message, in its server's language."""
         with use_language(await self.server_language(challenge.guild_id)):
-            # The post writes the names it is given: the AI's in this language, not stored.
-            shown = replace(challenge, player_names={
-                uid: name_at(challenge, uid) for uid in challenge.player_names})
-            return (challenge_embed(shown, self.uis[challenge.game]),
+            return (challenge_embed(challenge, self.uis[challenge.game]),
                     challenge_buttons(challenge))
 
     async def _notice(self, challenge: ChallengeRecord, text: str, colour: discord.Colour,

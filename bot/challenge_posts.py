@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown
 
-from bot.ai_players import LEVEL_NAMES, is_ai
+from bot.ai_players import LEVEL_NAMES, is_ai, shown_name
 from bot.clock import clock_spec
 from bot.components import ChallengeButton, LobbyButton
 from bot.games.base import GameUI, describe_options
@@ -36,6 +36,12 @@ def open_minutes(challenge: ChallengeRecord) -> int:
     return round((challenge.expires_at - challenge.created_at).total_seconds() / 60)
 
 
+def _named(challenge: ChallengeRecord, user_id: int) -> str:
+    """A player's name as shown, for markdown: the AI's in the current language (its stored
+    name is the English one)."""
+    return escape_markdown(shown_name(user_id, challenge.name_of(user_id)))
+
+
 def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.Embed:
     """The challenge or table (of the game `entry` presents), in the current language."""
     expires = discord.utils.format_dt(challenge.expires_at, "R")
@@ -46,7 +52,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
     elif challenge.is_lobby:
         game = GAMES[challenge.game]
         seated = "\n".join(
-            f"{i + 1}. {escape_markdown(challenge.name_of(uid)) if is_ai(uid) else f'<@{uid}>'}"
+            f"{i + 1}. {_named(challenge, uid) if is_ai(uid) else f'<@{uid}>'}"
             + (_(" (host)") if uid == challenge.challenger_id else "")
             for i, uid in enumerate(challenge.player_ids))
         opens = _("{host} opens a table of **{game}** ({low} to {high} players).").format(
@@ -65,7 +71,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
         description = f"{opens}\n*{pitch}*\n\n{at_table}\n{seated}\n\n{how}"
         title = _("🪑 {game} table").format(game=entry.name)
     else:
-        invited = ", ".join(escape_markdown(challenge.name_of(uid)) if is_ai(uid) else f"<@{uid}>"
+        invited = ", ".join(_named(challenge, uid) if is_ai(uid) else f"<@{uid}>"
                             for uid in challenge.opponent_ids)
         challenges = _("{challenger} challenges {invited} to **{game}**.").format(
             challenger=f"<@{challenge.challenger_id}>", invited=invited, game=entry.name)
@@ -73,7 +79,7 @@ def challenge_embed(challenge: ChallengeRecord, entry: GameUI[Any]) -> discord.E
         if len(challenge.opponent_ids) > 1:
             answers = " · ".join(
                 f"{'✅' if uid in challenge.accepted_ids else '⏳'} "
-                f"{escape_markdown(challenge.name_of(uid))}" for uid in challenge.opponent_ids)
+                f"{_named(challenge, uid)}" for uid in challenge.opponent_ids)
             description += _("**Answers:** {answers}\nThe game starts when everyone has "
                              "accepted; any Decline cancels it.").format(
                                  answers=answers) + "\n\n"

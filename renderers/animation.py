@@ -17,7 +17,7 @@ from typing import NamedTuple
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from renderers.common import BACKGROUND, TEXT
-from renderers.stamps import font
+from renderers.stamps import drawable, font
 
 FRAME_MS = 1200
 """How long each position shows in a short game: long enough to follow one move."""
@@ -75,7 +75,9 @@ def sample_indices(count: int, limit: int = MAX_FRAMES) -> list[int]:
 
 
 def fit_text(text: str, width: int, size: int = CAPTION_FONT) -> str:
-    """`text`, cut with an ellipsis if it is wider than `width` pixels at `size`."""
+    """`text` as the font draws it (see `drawable`), cut with an ellipsis if it is wider
+    than `width` pixels at `size`."""
+    text = drawable(text, bold=True)
     face = font(size, True)
     if face.getlength(text) <= width:
         return text

@@ -28,6 +28,7 @@ from renderers.recording import Drawn, is_recording, note_drawn
 from renderers.stamps import (
     Shape,
     Stamp,
+    drawable,
     fill_colour,
     font,
     rgb,
@@ -37,6 +38,7 @@ from renderers.stamps import (
 )
 from renderers.units import Box, Colour, Point, min_size
 from renderers.words import (
+    UNNAMED,
     Phrase,
 )
 
@@ -405,7 +407,11 @@ class Canvas:
         stroke: Colour | None = None,
         stroke_width: float = 0,
     ) -> None:
-        """Text at `xy` with a Pillow anchor ("la" top-left, "mm" centre, "lm", "rm"…)."""
+        """Text at `xy` with a Pillow anchor ("la" top-left, "mm" centre, "lm", "rm"…).
+
+        Characters the font lacks (emoji, CJK…) are left out, as `text_width` leaves them.
+        """
+        text = drawable(text, bold)
         device_size = self._v(size)
         px, py = self._p(xy)
         if is_recording():
@@ -451,8 +457,8 @@ class Canvas:
                   stroke=stroke, stroke_width=stroke_width)
 
     def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
-        """Width of `text` in logical pixels."""
-        return text_length(text, self._v(size), bold) / self.scale
+        """Width of `text` in logical pixels, as `text` draws it (see `drawable`)."""
+        return text_length(drawable(text, bold), self._v(size), bold) / self.scale
 
     def fitting_size(
         self, text: str, size: float, max_width: float, *, bold: bool = False
@@ -477,6 +483,9 @@ class Canvas:
         """
         if isinstance(phrase, str):
             phrase = Phrase(phrase.replace("{", "{{").replace("}", "}}"))
+        # Cut what will be drawn: a dropped emoji must not count as a letter to cut.
+        phrase = Phrase(drawable(phrase.template, bold),
+                        tuple(drawable(name, bold) or UNNAMED for name in phrase.names))
 
         def fits(names: Sequence[str]) -> bool:
             return self.text_width(phrase.template.format(*names), size, bold=bold) <= max_width
@@ -504,22 +513,28 @@ class Canvas:
         return text[:low].rstrip() + "…"
 
     def wrap(
-        self, text: str, size: float, max_width: float, max_lines: int, *, bold: bool = False
+        self, text: str, size: float, max_width: float, max_lines: int, *, bold: bool = False,
+        first_width: float | None = None,
     ) -> list[str]:
-        """`text` broken at spaces into at most `max_lines` lines no wider than `max_width`.
+        """`text` broken at spaces into at most `max_lines` lines no wider than `max_width`
+        (the first no wider than `first_width`, when something sits beside it).
 
         Only what still does not fit then is cut, with an ellipsis.
         """
+        widths = [max_width if first_width is None or row else min(max_width, first_width)
+                  for row in range(max_lines)]
         lines: list[str] = []
-        words = text.split(" ")
+        words = drawable(text, bold).split(" ")
         while words and len(lines) < max_lines:
+            width = widths[len(lines)]
             line = words.pop(0)
-            while words and self.text_width(f"{line} {words[0]}", size, bold=bold) <= max_width:
+            while words and self.text_width(f"{line} {words[0]}", size, bold=bold) <= width:
                 line += " " + words.pop(0)
             lines.append(line)
         if words:
             lines[-1] = " ".join([lines[-1], *words])
-        return [self.fit(line, size, max_width, bold=bold) for line in lines]
+        return [self.fit(line, size, width, bold=bold)
+                for line, width in zip(lines, widths, strict=False)]
 
     # -- layers and output
     @contextmanager
@@ -680,6 +695,17 @@ class StatusChip:
     name: str
     detail: str = ""
     active: bool = False
+    done: bool = False
+    """The seat is through (a finished garden): a check badge on its swatch, which takes
+    nothing from the name's room."""
+
+
+CHIP_TEXT = 24
+"""The chips' text size, when they are wide enough."""
+
+NARROW_CHIP = 180.0
+"""Chips narrower than this (four seats or more) write at the canvas's smallest size, so
+that names keep several letters."""
 
 
 def draw_status_bar(
@@ -708,23 +734,48 @@ def draw_status_bar(
                 headline_colour, bold=True, anchor="lm")
     if not two_lines:
         return
-    chip_w = (x1 - x0 - 24 * 2 - 12 * (len(chips) - 1)) / len(chips)
+    gap = 12.0
+    chip_w = (x1 - x0 - 24 * 2 - gap * (len(chips) - 1)) / len(chips)
+    # Narrow chips: smaller text, tighter gaps and padding, all for the name's room.
+    narrow = chip_w < NARROW_CHIP
+    if narrow:
+        gap = 8.0
+        chip_w = (x1 - x0 - 24 * 2 - gap * (len(chips) - 1)) / len(chips)
+    size = min(CHIP_TEXT, canvas.min_size) if narrow else CHIP_TEXT
+    pad = 6 if narrow else 14
     top, bottom = y0 + (y1 - y0) * 0.56, y1 - 10
     for index, chip in enumerate(chips):
-        cx0 = x0 + 24 + index * (chip_w + 12)
+        cx0 = x0 + 24 + index * (chip_w + gap)
         chip_box = (cx0, top, cx0 + chip_w, bottom)
         canvas.rect(chip_box, PANEL_RAISED if chip.active else None,
                     TEXT if chip.active else PANEL_RAISED, 2.5, radius=12)
         mid = (top + bottom) / 2
         radius = (bottom - top) / 2 - 2
-        draw_piece(canvas, (cx0 + 4 + radius, mid), radius, seat_colour(chip.seat),
-                   _mark(marks, chip.seat))
-        text_x = cx0 + 14 + 2 * radius
-        detail_w = canvas.text_width(chip.detail, 24, bold=True) if chip.detail else 0
+        swatch = (cx0 + 4 + radius, mid)
+        draw_piece(canvas, swatch, radius, seat_colour(chip.seat), _mark(marks, chip.seat))
+        if chip.done:
+            _draw_check_badge(canvas, swatch, radius)
+        text_x = cx0 + 4 + 2 * radius + (6 if narrow else 10)
+        name_room = cx0 + chip_w - pad - text_x
         if chip.detail:
-            canvas.text((cx0 + chip_w - 14, mid), chip.detail, 24, TEXT, bold=True, anchor="rm")
-        name_room = cx0 + chip_w - 14 - detail_w - 10 - text_x
-        canvas.text((text_x, mid), canvas.fit(chip.name, 24, name_room), 24, TEXT, anchor="lm")
+            canvas.text((cx0 + chip_w - pad, mid), chip.detail, size, TEXT, bold=True,
+                        anchor="rm")
+            name_room -= canvas.text_width(chip.detail, size, bold=True) + 10
+        canvas.text((text_x, mid), canvas.fit(chip.name, size, name_room), size, TEXT,
+                    anchor="lm")
+
+
+CHECK_BADGE = 11.0
+"""A check badge's radius: as big as a marker must be on a phone (9 px at 360 px wide)."""
+
+
+def _draw_check_badge(canvas: Canvas, swatch: Point, radius: float) -> None:
+    """A gold check badge on the lower right of a swatch of `radius` at `swatch`."""
+    x, y = swatch[0] + radius * 0.72, swatch[1] + radius * 0.62
+    r = CHECK_BADGE
+    canvas.marker("done", (x - r, y - r, x + r, y + r))
+    canvas.circle((x, y), r, WIN, INK, 1.5)
+    canvas.text((x, y), "✓", canvas.min_size, INK, bold=True, anchor="mm")
 
 
 def _mark(marks: Sequence[str] | None, seat: int) -> str:

@@ -34,7 +34,7 @@ from renderers.common import (
 )
 from renderers.encoding import reference_palette
 from renderers.stamps import Stamp, font, picture_stamp
-from renderers.units import Box
+from renderers.units import Box, Colour
 from renderers.words import Phrase, initials, player_name, result_headline
 
 WIDTH, HEIGHT = 800, 1060
@@ -286,13 +286,17 @@ def _draw_player(
     def slot_x(index: int) -> float:
         return x0 + index * SLOT_W + (SLOT_W - CARD_W) / 2
 
+    # The slots' labels and captions are laid out row by row once all are known (see
+    # `_draw_row`): a French one can be wider than its slot.
+    labels: list[tuple[float, str]] = []
+    captions: list[list[tuple[float, str]]] = [[], []]
+
     def label(x: float, text: str) -> None:
-        canvas.text((x + CARD_W / 2, labels_y), text, TEXT_SIZE, MUTED, anchor="mm")
+        labels.append((x + CARD_W / 2, text))
 
     def under(x: float, *lines: str) -> None:
         for row, line in enumerate(lines):
-            canvas.text((x + CARD_W / 2, under_y + row * LINE), line, TEXT_SIZE, TEXT,
-                        anchor="mm")
+            captions[row].append((x + CARD_W / 2, line))
 
     # Grabuge: its face-up card, with how many wait under it.
     gx = slot_x(0)
@@ -354,6 +358,10 @@ def _draw_player(
     crowned = paquets["crowned"]
     under(qx, ngettext("{n} won", "{n} won", crowned).format(n=crowned),
           *([" ".join(extra)] if extra else []))
+    bounds = (x0 + 8, x0 + PANEL_W - 8)
+    _draw_row(canvas, labels, labels_y, MUTED, bounds)
+    for row, line in enumerate(captions):
+        _draw_row(canvas, line, under_y + row * LINE, TEXT, bounds)
 
     # Reserve: four columns fanned downwards, the playable last cards ringed in green.
     reserve_y = slots_y + CARD_H + 2 * LINE + 38
@@ -366,6 +374,42 @@ def _draw_player(
                      ringed=number in playable,
                      marked=bool(mark and mark.kind == "column" and mark.seat == seat
                                  and mark.index == number))
+
+
+CAPTION_GAP = 16.0
+"""The least space between two labels or captions side by side: with less, "24 cartes" and
+"encore 2" read as one phrase."""
+
+
+def _draw_row(
+    canvas: Canvas, texts: Sequence[tuple[float, str]], y: float, fill: Colour,
+    bounds: tuple[float, float],
+) -> None:
+    """`texts` (wanted centre, text) on one row at `y`, each as near its centre as it can be,
+    all within `bounds`, and `CAPTION_GAP` apart (less only if they cannot fit otherwise)."""
+    if not texts:
+        return
+    left, right = bounds
+    widths = [canvas.text_width(text, TEXT_SIZE) for _centre, text in texts]
+    spare = right - left - sum(widths)
+    gap = min(CAPTION_GAP, spare / (len(texts) - 1)) if len(texts) > 1 else 0.0
+    if gap < TEXT_SIZE / 4:  # not even a space between them: each is cut to its share
+        share = (right - left) / len(texts) - TEXT_SIZE / 4
+        texts = [(centre, canvas.fit(text, TEXT_SIZE, share)) for centre, text in texts]
+        widths = [canvas.text_width(text, TEXT_SIZE) for _centre, text in texts]
+        gap = TEXT_SIZE / 4
+    # Push apart from the left, then back from the right: each moves no more than it must.
+    starts = [centre - width / 2 for (centre, _text), width in zip(texts, widths, strict=True)]
+    edge = left
+    for i, width in enumerate(widths):
+        starts[i] = max(starts[i], edge)
+        edge = starts[i] + width + gap
+    edge = right
+    for i in range(len(widths) - 1, -1, -1):
+        starts[i] = min(starts[i], edge - widths[i])
+        edge = starts[i] - gap
+    for (_centre, text), start in zip(texts, starts, strict=True):
+        canvas.text((start, y), text, TEXT_SIZE, fill, anchor="lm")
 
 
 def folded(column: Sequence[str]) -> int:

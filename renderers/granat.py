@@ -139,7 +139,6 @@ def render_granat(
         _draw_pawn(canvas, pawns[name], marks)
     if marked:
         _draw_marks(canvas, marked, proposed=preview)
-    _draw_garnet_badge(canvas, view)
     _draw_footer(canvas, view, marked, preview)
     return canvas.to_png(_palette)
 
@@ -366,16 +365,12 @@ def _draw_marks(canvas: Canvas, marked: Highlight, *, proposed: bool) -> None:
         canvas.circle(cell_centre(marked.path[-1]), PAWN_RADIUS + 9, None, HIGHLIGHT, 4)
 
 
-def _draw_garnet_badge(canvas: Canvas, view: GranatView) -> None:
-    """A shield or an exit sign beside e8 when a garnet pawn there protects or must leave."""
+def _garnet_badge(view: GranatView) -> str:
+    """The footer's pill when a garnet pawn on e8 protects or must leave; "" otherwise."""
     status = view["garnet_cell"]["status"]
-    if status not in ("protecting", "must_leave"):
-        return
-    x, y = cell_centre(_geometry()["garnet_cell"])
-    text = _("PROTECTS") if status == "protecting" else _("MUST LEAVE")
-    width = canvas.text_width(text, SMALL_TEXT, bold=True) + 1.4 * SMALL_TEXT
-    draw_pill(canvas, (x + PAWN_RADIUS + 10 + width, y - PAWN_RADIUS - 8), text, SMALL_TEXT,
-              GARNET, WHITE)
+    if status == "protecting":
+        return _("PROTECTS")
+    return _("MUST LEAVE") if status == "must_leave" else ""
 
 
 # -- header and footer ------------------------------------------------------------------------
@@ -489,38 +484,79 @@ def _said(words: str) -> str:
     return _(why.template).format(**why.params) if why.params else _(why.template)
 
 
+NOTE_SIZE = 21
+"""The notes' text size; a note a little too long for its line is drawn smaller, down to the
+canvas's minimum, rather than wrapped."""
+
+
 def _draw_footer(
     canvas: Canvas, view: GranatView, marked: Highlight | None, preview: bool
 ) -> None:
     """The last (or proposed) move, then the rules in force, one per line, wrapped.
 
-    The notes are never cut: they are placed first, and the move gets the lines left.
+    The notes are never cut: they are placed first, and the move gets the lines left. The
+    garnet cell's pill (and a preview's) sits at the first line's right end: on the board,
+    any place beside e8 would hide a cell, since the lattice leaves no gap wide enough.
     """
     x0, y0, x1, _bottom = FOOTER
     room = x1 - x0 - 48
     notes = _footer_notes(view)
     if not notes and not preview:
         notes = [_("◆ garnet pawn · yellow lines: chain captures · e8: garnet cell")]
-    note_lines = [line for note in notes for line in canvas.wrap(note, 21, room, 2, bold=True)]
-    note_lines = note_lines[:FOOTER_LINES - 1]
+    note_lines = _note_lines(canvas, notes, room, FOOTER_LINES - 1)
     first_lines = FOOTER_LINES - len(note_lines)
+    # Pills from the first line's right end leftwards; the move's text stops short of them.
+    pill_y, pills_left = y0 + 14 + FOOTER_LINE / 2, x1 - 8
+    if preview and marked:
+        pills_left = draw_pill(canvas, (pills_left - 12, pill_y),
+                               _("PREVIEW — not played yet"), SMALL_TEXT, HIGHLIGHT)[0]
+    badge = _garnet_badge(view)
+    if badge:
+        pills_left = draw_pill(canvas, (pills_left - 12, pill_y), badge, SMALL_TEXT, GARNET,
+                               WHITE)[0]
+    first_room = min(room, pills_left - 20 - (x0 + 24))
     lines: list[tuple[str, Colour, float]] = []
     if preview and marked:
-        pill = draw_pill(canvas, (x1 - 20, y0 + 14 + FOOTER_LINE / 2),
-                         _("PREVIEW — not played yet"), SMALL_TEXT, HIGHLIGHT)
-        lines.append((canvas.fit(marked.text, 24, pill[0] - 40, bold=True), WHITE, 24))
+        lines.append((canvas.fit(marked.text, 24, first_room, bold=True), WHITE, 24))
     elif marked:
         description = view.get("last_move_description") if marked.text == view.get(
             "last_move") else None
         line = (_("Last: {move} — {words}").format(
             move=marked.text, words=_said(description)) if description
                 else _("Last: {move}").format(move=marked.text))
-        lines += [(text, WHITE, 22) for text in canvas.wrap(line, 22, room, first_lines,
-                                                              bold=True)]
+        lines += [(text, WHITE, 22) for text in canvas.wrap(
+            line, 22, room, first_lines, bold=True, first_width=first_room)]
     else:
         lines.append(("Granat", MUTED, 24))
     colour = GOLD if _footer_notes(view) else MUTED
-    lines += [(text, colour, 21) for text in note_lines]
+    lines += [(text, colour, size) for text, size in note_lines]
     for row, (text, fill, size) in enumerate(lines[:FOOTER_LINES]):
         y = y0 + 14 + (row + 0.5) * FOOTER_LINE
         canvas.text((x0 + 24, y), text, size, fill, bold=True, anchor="lm")
+
+
+def _note_lines(
+    canvas: Canvas, notes: Sequence[str], room: float, lines: int
+) -> list[tuple[str, float]]:
+    """`notes` laid on at most `lines` lines of `room`, each line with its text size.
+
+    A note takes one line, drawn a little smaller if need be, or else wraps onto the lines
+    the notes after it leave. Only when there are more notes than lines do the last ones
+    share the last line, cut with an ellipsis then.
+    """
+    laid: list[tuple[str, float]] = []
+    for index, note in enumerate(notes):
+        left, later = lines - len(laid), len(notes) - index - 1
+        if left <= 0:
+            break
+        if left == 1 and later:
+            note = " · ".join(notes[index:])
+        size = canvas.fitting_size(note, NOTE_SIZE, room, bold=True)
+        if canvas.text_width(note, size, bold=True) <= room:
+            laid.append((note, size))
+        else:
+            laid += [(line, NOTE_SIZE) for line in canvas.wrap(
+                note, NOTE_SIZE, room, max(1, left - later), bold=True)]
+        if left == 1:
+            break
+    return laid

@@ -64,9 +64,15 @@ FOOTER_H = 48.0
 
 TEXT_SIZE = 20
 """The small print (labels, counts, bed names): the smallest readable size on a phone."""
+BAG_GAP = 10.0
+"""The clear gap between a kind's count in the bag and the next kind's tile."""
+BAG_LOOKS = ((36.0, TEXT_SIZE + 2, 5.0), (30.0, TEXT_SIZE, 4.0))
+"""The bag's tile size, count size and the space between them: the roomiest that fits."""
 MOLE_RADIUS = 20.0
 """A mole-in-hand token: big enough for its player's initials."""
 FOOT_ICON = 24.0
+FOOT_GAP = 10.0
+"""The plain gap between a garden foot's parts when " · " would not leave room."""
 
 GRASS = "#4f7a35"
 GRASS_DARK = "#2f4f20"
@@ -209,9 +215,8 @@ def _draw_header(
         # With many seats the chips are narrow: the gardens name their owners anyway.
         detail = " ".join(_("G{garden}").format(garden=g) for g in owned) \
             if len(view["players"]) <= 3 else ""
-        if player.get("finished"):
-            detail = f"{detail} ✓".strip()
-        chips.append(StatusChip(s, player_name(names, s), detail, active=s == turn))
+        chips.append(StatusChip(s, player_name(names, s), detail, active=s == turn,
+                                done=bool(player.get("finished"))))
     draw_status_bar(canvas, (0, 0, WIDTH, HEADER_H), headline, seat, chips, marks=marks)
 
 
@@ -268,15 +273,20 @@ def _draw_bag(canvas: Canvas, view: KrautRubenView) -> None:
     widest = ngettext("Bag: {n} tile", "Bag: {n} tiles", 88).format(n=88)
     left = box[0] + 16 + canvas.text_width(widest, 22, bold=True) + 12
     kinds = [t for t in TILE_ORDER if t in bag["tiles"]]
-    # Each kind's slot has room for its tile and a two-digit count (16 tomatoes at most).
-    slot = min(84.0, (box[2] - 12 - left) / max(len(kinds), 1))
+    # Each kind's slot has room for its tile, a two-digit count (16 tomatoes at most) and a
+    # clear gap before the next tile; the longer French title leaves less room, so a
+    # smaller tile and count are drawn then.
+    slot = min(84.0, (box[2] - 12 - left + BAG_GAP) / max(len(kinds), 1))
+    for icon, size, space in BAG_LOOKS:
+        if icon + space + canvas.text_width("88", size, bold=True) + BAG_GAP <= slot:
+            break
     for i, tile in enumerate(kinds):
         x = left + i * slot
-        mini = (x, mid - 18, x + 36, mid + 18)
+        mini = (x, mid - icon / 2, x + icon, mid + icon / 2)
         canvas.rect(mini, CARD, radius=6)
         _paste_tile(canvas, mini, tile)
-        canvas.text((mini[2] + 5, mid), str(bag["tiles"][tile]), TEXT_SIZE + 2, TEXT,
-                    bold=True, anchor="lm")
+        canvas.text((mini[2] + space, mid), str(bag["tiles"][tile]), size, TEXT, bold=True,
+                    anchor="lm")
 
 
 # -- gardens ---------------------------------------------------------------------------------
@@ -326,18 +336,21 @@ def _draw_garden(
                 canvas.marker("last bed", inset(bed, -2))
                 canvas.rect(inset(bed, -2), None, HIGHLIGHT, 5, radius=10)
     _draw_garden_foot(canvas, (x0 + 14, y0 + PANEL_HEAD + 3 * BED + PANEL_FOOT / 2 + 3),
-                      garden, bool(finished))
+                      x1 - 14, garden, bool(finished))
     if target is not None and target == (number, None):
         canvas.marker("last garden", inset(box, -3))
         canvas.rect(inset(box, -3), None, HIGHLIGHT, 5, radius=18)
 
 
 def _draw_garden_foot(
-    canvas: Canvas, start: tuple[float, float], garden: KrautRubenGardenView, finished: bool
+    canvas: Canvas, start: tuple[float, float], right: float, garden: KrautRubenGardenView,
+    finished: bool,
 ) -> None:
-    """What the garden still allows: its empty beds, then snails and moles out of 2.
+    """What the garden still allows: its empty beds, then snails and moles out of 2, all
+    before `right`.
 
-    Snails and moles are icons: the words would not fit at a readable size.
+    Snails and moles are icons: the words would not fit at a readable size. When the status
+    is long, plain gaps stand for the " · " between the parts, and only then is it cut.
     """
     x, y = start
     if finished:
@@ -351,11 +364,19 @@ def _draw_garden_foot(
         first = ngettext("{n} empty bed", "{n} empty beds", empty).format(n=empty)
     if garden.get("closed") and not finished and not garden.get("full"):
         first = _("{status} · closed").format(status=first)
+    counts = (("snail", garden.get("snails", 0)), ("mole", garden.get("moles", 0)))
+    parts = sum(FOOT_ICON + 4 + canvas.text_width(f"{n}/2", TEXT_SIZE) for _tile, n in counts)
+    separator = " · "
+    gap = canvas.text_width(separator, TEXT_SIZE)
+    if x + canvas.text_width(first, TEXT_SIZE) + len(counts) * gap + parts > right:
+        separator, gap = "", FOOT_GAP
+    first = canvas.fit(first, TEXT_SIZE, right - x - len(counts) * gap - parts)
     canvas.text((x, y), first, TEXT_SIZE, WHITE, anchor="lm")
     x += canvas.text_width(first, TEXT_SIZE)
-    for tile, count in (("snail", garden.get("snails", 0)), ("mole", garden.get("moles", 0))):
-        canvas.text((x, y), " · ", TEXT_SIZE, WHITE, anchor="lm")
-        x += canvas.text_width(" · ", TEXT_SIZE)
+    for tile, count in counts:
+        if separator:
+            canvas.text((x, y), separator, TEXT_SIZE, WHITE, anchor="lm")
+        x += gap
         icon = (x, y - FOOT_ICON / 2, x + FOOT_ICON, y + FOOT_ICON / 2)
         canvas.rect(icon, CARD, radius=5)  # the dark mole would not show on the grass
         _paste_tile(canvas, inset(icon, 1), tile)

@@ -11,6 +11,7 @@ on the edge pixels of a shape that overlaps another shape's anti-aliased edge.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -40,6 +41,52 @@ seldom recur. Fewer of those are kept, so that the caches stay within a few tens
 
 BIG_STAMP_CACHE = 64
 """Big stamps kept: a board's few panels, and the arrows of the latest moves."""
+
+MISSING_PROBE = "\U0010fffd"
+"""A private-use code point no font draws: what it shows is the font's missing glyph."""
+
+PROBE_SIZE = 32
+"""Device size at which glyphs are compared: a font covers the same characters at any size."""
+
+INVISIBLE = frozenset("\u200d\ufe0e\ufe0f")
+"""Joiners and variation selectors: they only glue emoji together, and would keep the
+spaces around a dropped emoji from collapsing."""
+
+_SPACES = re.compile(r"\s{2,}")
+
+
+@lru_cache(maxsize=2)
+def _missing_glyph(bold: bool) -> tuple[tuple[int, int], bytes]:
+    """The size and coverage of the font's missing glyph (its empty box)."""
+    mask = font(PROBE_SIZE, bold).getmask(MISSING_PROBE)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str, bold: bool = False) -> bool:
+    """True when the bundled font draws `char` (one character) rather than an empty box."""
+    if char in INVISIBLE:
+        return False
+    mask = font(PROBE_SIZE, bold).getmask(char)
+    # Compared with the missing glyph itself: the font's coverage is not exposed by Pillow.
+    return (mask.size, bytes(mask)) != _missing_glyph(bold)
+
+
+@lru_cache(maxsize=STAMP_CACHE)
+def drawable(text: str, bold: bool = False) -> str:
+    """`text` without the characters the bundled font lacks (emoji, CJK…), spaces collapsed.
+
+    Drawn, they would be empty boxes. A whitespace the font lacks becomes a space; where
+    characters were dropped, the spaces around them shrink to one, none at either end.
+    """
+    if text.isascii():  # the font covers ASCII: most texts need no look-up
+        return text
+    kept = "".join(c if has_glyph(c, bold) else " " if c.isspace() else "" for c in text)
+    if kept == text:
+        return text
+    # The last space of a run is kept: it may be a no-break space before French punctuation.
+    return _SPACES.sub(lambda run: run.group()[-1], kept).strip()
+
 
 Coords = tuple[int, ...]
 """Device-pixel coordinates, flattened: x0, y0, x1, y1…"""

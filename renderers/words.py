@@ -9,13 +9,21 @@ from dataclasses import dataclass
 
 from engines.base import ResultDict
 from i18n import Language, _, current_language, ngettext
+from renderers.stamps import drawable
+
+UNNAMED = "?"
+"""A name of which the font draws nothing (only emoji, or only CJK): shown as this."""
 
 
 def player_name(names: Sequence[str] | None, seat: int) -> str:
-    """The display name of `seat`, or "Player N" when none was given (in the current
-    language)."""
+    """The display name of `seat` as the font draws it, or "Player N" when none was given
+    (in the current language).
+
+    Characters the font lacks are left out (see `drawable`), in both weights, since a name
+    shows in bold and in regular: "🤖 AI (Medium)" is "AI (Medium)", "漢字" is "?".
+    """
     if names and seat < len(names) and names[seat] and names[seat].strip():
-        return names[seat].strip()
+        return drawable(drawable(names[seat], bold=False), bold=True).strip() or UNNAMED
     return _("Player {n}").format(n=seat + 1)
 
 

@@ -145,3 +145,55 @@ def test_the_folded_tab_counts_exactly_the_cards_it_hides() -> None:
     hidden = int(tab.what[1:])
     assert hidden + len(below) == len(column)
     assert below == ranks[hidden:]
+
+
+def _panel_texts(view: Any, language: str) -> list[tuple[int, Any]]:
+    """Each text drawn in a player's panel, with the panel's seat."""
+    from renderers.grabuge import FOOTER, PANEL_W, PANELS_TOP
+
+    with recording() as drawn:
+        render(view, names=["Alice", "🤖 IA (Moyen)"], language=language)
+    found = []
+    for d in drawn:
+        if d.kind == "text" and PANELS_TOP < d.box[1] < FOOTER[1]:
+            centre = (d.box[0] + d.box[2]) / 2
+            found.append((0 if centre < 10 + PANEL_W + 5 else 1, d))
+    return found
+
+
+def test_the_paquets_breakdown_stays_inside_its_panel() -> None:
+    # French "14 gagnés" and "+4 (reste)" once ran out of the panel's right edge.
+    from renderers.grabuge import PANEL_W
+
+    view: Any = copy.deepcopy(_played().view(None))
+    view["players"][0]["paquets"].update(crowned=14, leftover=4, grabuge_bonus=0, total=18)
+    view["players"][1]["paquets"].update(crowned=12, leftover=0, grabuge_bonus=2, total=14)
+    for language in ("en", "fr"):
+        texts = _panel_texts(view, language)
+        assert {"14 gagnés", "+4 (reste)", "12 gagnés"} <= {d.what for _s, d in texts} \
+            or language == "en"
+        for seat, d in texts:
+            x0 = 10 + seat * (PANEL_W + 10)
+            assert x0 + 4 <= d.box[0] and d.box[2] <= x0 + PANEL_W - 4, (language, d)
+
+
+def test_captions_side_by_side_are_clearly_apart() -> None:
+    # French "24 cartes" sat one space from "encore 2": they read as one phrase.
+    from renderers.grabuge import CAPTION_GAP
+
+    view: Any = copy.deepcopy(_played().view(None))
+    view["placing"] = {"seat": 1, "card": "5C", "playable": False, "pile": None}
+    view["hand_face_down"] = 2  # "2 more / to turn" under the card being placed
+    view["players"][1]["paquets"].update(crowned=14)
+    # 104 cards (eight decks): the widest row, whose gaps may shrink a little to fit.
+    for language, talon, least in (("en", 24, CAPTION_GAP), ("fr", 24, CAPTION_GAP),
+                                   ("fr", 104, 12.0)):
+        view["players"][1]["talon"] = talon
+        texts = _panel_texts(view, language)
+        for seat in (0, 1):
+            mine = [d for s, d in texts if s == seat]
+            for a in mine:
+                for b in mine:
+                    same_row = abs((a.box[1] + a.box[3]) - (b.box[1] + b.box[3])) < 4
+                    if a is not b and same_row and a.box[0] < b.box[0]:
+                        assert b.box[0] - a.box[2] >= least - 1.5, (a.what, b.what)

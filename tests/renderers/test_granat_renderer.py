@@ -179,3 +179,62 @@ def test_a_long_move_description_wraps_onto_a_second_line() -> None:
     footer = [d.what for d in drawn if d.kind == "text" and d.box[1] >= FOOTER[1]]
     description = view["last_move_description"]
     assert " ".join(footer[:2]) == f"Last: a13xg7xi5 — {description}"
+
+
+def test_the_garnet_cell_pill_hides_no_cell_and_no_pawn() -> None:
+    # The "MUST LEAVE" pill once sat beside e8, over the pawn on g9.
+    from renderers.granat import BOARD_BOX, _cell_names
+
+    position = ("1 R:a1,e1,g1,i1,b2,d2,h2*,c3,i3,b4*,c5,e5,f6 B:a15,c15,e15*,g15,i15,h14,"
+                "a13,c13,e13,g13,d10,f10,g9,e8* 3")
+    view = GRANAT.from_position(position).view(None)
+    for status, word in (("must_leave", "MUST LEAVE"), ("protecting", "PROTECTS")):
+        view["garnet_cell"]["status"] = status
+        for highlight, preview in ((None, False), ("g9-h8", True)):
+            with recording() as drawn:
+                render(view, highlight, preview=preview, names=["Alice", "Bob"])
+            pill = next(d for d in drawn if d.kind == "text" and d.what == word)
+            pawns = [d for d in drawn if d.kind == "marker" and d.what == "pawn"]
+            assert len(pawns) == 27
+            cells = [(x - PAWN_RADIUS, y - PAWN_RADIUS, x + PAWN_RADIUS, y + PAWN_RADIUS)
+                     for x, y in map(cell_centre, _cell_names())]
+            assert not [box for box in [d.box for d in pawns] + cells
+                        if _overlaps(box, pill.box)]
+            assert pill.box[1] >= BOARD_BOX[3]  # in the footer, by the notes about e8
+            others = [d.what for d in drawn if d.kind == "text" and d is not pill
+                      and _overlaps(d.box, pill.box)]
+            assert others == []
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def test_a_note_too_long_for_its_line_is_drawn_smaller_never_cut() -> None:
+    # English: "…and may stop: /resign" wrapped onto a third note line, then dropped unseen.
+    view = GRANAT.from_position("1 R:i1,b2,d2,f2,e3,g3,i3,f4,f6,e8 B:b14,d14,f14,a13,d12,"
+                                "i11,f10,h10,g9 0").view(None)
+    assert view["garnet_cell"]["status"] == "neutral"
+    assert all(player["may_stop_early"] for player in view["players"])
+    for language in ("en", "fr"):
+        with recording() as drawn:
+            render(view, "e7-e8", names=["Alice", "Bob"], language=language)
+        footer = [d for d in drawn if d.kind == "text" and d.box[1] >= FOOTER[1]]
+        assert len(footer) == 3
+        assert footer[-1].what.endswith(": /resign") and footer[-1].size >= 20
+        assert not [d.what for d in footer if d.what.endswith("…")]
+        assert all(d.box[2] <= WIDTH - 20 for d in footer)
+
+
+def test_more_notes_than_lines_end_in_an_ellipsis_rather_than_vanish() -> None:
+    from renderers.common import Canvas
+    from renderers.granat import _note_lines
+
+    canvas = Canvas(WIDTH, HEIGHT)
+    notes = ["A neutral pawn on e8: yellow lines count as black",
+             "Red and Blue have lost both garnet pawns and may stop: /resign",
+             "Green rings: the pawns that must capture"]
+    laid = _note_lines(canvas, notes, WIDTH - 48, 2)
+    assert len(laid) == 2 and laid[0][0] == notes[0]
+    assert laid[1][0].startswith("Red and Blue") and laid[1][0].endswith("…")
+    assert [text for text, _size in _note_lines(canvas, notes, WIDTH - 48, 3)] == notes

@@ -18,7 +18,7 @@ from bot.games import GAME_UIS
 from bot.session_manager import SessionManager
 from bot.sessions import GameSession
 from engines import GAMES
-from storage import Database, GameStatus, Seat
+from storage import Database, GameStatus, MoveKind, Seat
 from tests.bot.fakes import ALICE, FakePublisher
 from tests.waiting import eventually
 
@@ -79,7 +79,7 @@ async def test_a_slow_ai_shows_that_it_is_typing_then_plays(db: Database) -> Non
     assert board.embed is not None and "AI (Easy)" in (board.embed.description or "")
 
 
-async def test_a_failing_ai_is_logged_and_the_game_waits(
+async def test_a_failing_ai_is_logged_and_plays_a_legal_move_drawn_from_the_seed(
     db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     sessions = SessionManager(db, GAME_UIS, FakePublisher(), SlowThinker(fail=True))
@@ -87,10 +87,11 @@ async def test_a_failing_ai_is_logged_and_the_game_waits(
     assert game is not None
     with caplog.at_level(logging.ERROR, logger="bot.session_base"):
         session = await sessions.start(game)
-        await eventually(lambda: any("the AI could not play" in r.getMessage()
-                                     for r in caplog.records), "the failure was logged")
-    assert session.ply == 0 and not session.is_over
-    assert any("the AI could not play" in r.getMessage() for r in caplog.records)
+        await eventually(lambda: session.ply == 1, "the AI played all the same")
+    assert any("the AI could not think" in r.getMessage() for r in caplog.records)
+    [move] = await db.moves(session.id)
+    assert move.user_id == session.record.user_at(0) and move.kind is MoveKind.PLAYER
+    assert session.state.current_player == 1, "the game goes on: the human is to move"
 
 
 async def started_thinking(db: Database, thinker: SlowThinker

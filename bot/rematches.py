@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import discord
 
 from bot.ai_players import is_ai
@@ -12,11 +15,16 @@ from bot.errors import NotAPlayer, Refusal
 from bot.publisher import Post
 from bot.replies import Interaction
 from i18n import _, use_language
-from storage import ChallengeStatus, GameRecord, GameStatus
+from storage import GameRecord, GameStatus
 
 
 class RematchMixin(ChallengeBase):
     """Rematches of finished games."""
+
+    if TYPE_CHECKING:  # `ChallengeService` (bot.challenges, a layer above) defines it
+        async def check_may_challenge(self, challenger_id: int,
+                                      invited: Sequence[discord.abc.User]) -> None:
+            """Refuse a challenge to members who block the challenger or are away."""
 
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """Offer the same game, players, options and clock again, rated or casual as it was,
@@ -35,25 +43,22 @@ class RematchMixin(ChallengeBase):
         if record.seat_of(user) is None:
             raise NotAPlayer(_("Only the players of this game can ask for a rematch."))
         against_ai = all(is_ai(seat.user_id) for seat in record.seats if seat.user_id != user)
-        # One rematch at a time per game: a second click waits for the first, then finds it.
+        # One rematch at a time per game: a second click waits for the first, then finds it
+        # in the database (so a restart between the two clicks changes nothing).
         async with self._rematch_locks[game_id]:
             await self._refuse_a_second_rematch(game_id, against_ai)
             await self._rematch(interaction, record, against_ai)
 
     async def _refuse_a_second_rematch(self, game_id: int, against_ai: bool) -> None:
-        """Refuse while this game's rematch is still pending, or against the AI, still played;
-        the refusal says where it is."""
-        offered = self._rematches.get(game_id)
-        if offered is None:
-            return
-        if against_ai:  # the rematch started at once: `offered` is its game, not a challenge
-            started = await self.db.get_game(offered)
-            if started is not None and started.status is GameStatus.RUNNING:
+        """Refuse while this game's rematch waits for an answer, or against the AI, is still
+        played; the refusal says where it is."""
+        if against_ai:  # the rematch started at once: a game, not a challenge
+            started = await self.db.running_rematch_of(game_id)
+            if started is not None:
                 raise Refusal(_("🔁 Rematch on in {where}.").format(
                     where=f"<#{started.channel_id}>"))
             return
-        pending = await self.db.get_challenge(offered)
-        if pending is not None and pending.status is ChallengeStatus.PENDING:
+        if await self.db.rematch_offered_for(game_id, utcnow()) is not None:
             raise Refusal(_("A rematch of this game is already offered: accept or "
                             "decline it there."))
 
@@ -82,21 +87,29 @@ class RematchMixin(ChallengeBase):
                                                  [(uid, names[uid]) for uid in order],
                                                  record.options, record.clock, draw_seats=False,
                                                  casual=record.casual)
-            self._rematches[record.id] = new.id
+            # A second write (`_create_game` stores the game): only a crash in between
+            # would let a later click start another.
+            await self.db.mark_rematch(new.id, record.id)
             await interaction.followup.send(
                 _("🔁 Rematch on in {where}.").format(where=where.mention), ephemeral=True)
             await self.sessions.start(new)
             return
+        people = [uid for uid in others if not is_ai(uid)]
+        # Refused as any challenge to them would be (away, or too many waiting), but not for
+        # `challenges:off`: a rematch follows a game they chose, and is one click to decline.
+        invited = await self._members(home.guild, people)
+        await self.check_may_challenge(user, invited)
         now = utcnow()
+        await self.check_not_flooding(user, now, invited=invited)
         async with write_budget():
             challenge = await self.db.create_challenge(
                 game=record.game, guild_id=record.guild_id, channel_id=home.id,
                 challenger_id=user, opponent_ids=others, player_names=names,
                 options=record.options, now=now, expires_at=now + CHALLENGE_TIMEOUT,
                 clock=record.clock, seating=order,
-                accepted_ids=[uid for uid in others if is_ai(uid)], casual=record.casual)
+                accepted_ids=[uid for uid in others if is_ai(uid)], casual=record.casual,
+                rematch_of=record.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        people = [uid for uid in others if not is_ai(uid)]
         embed, view = await self._shown(challenge)
         with use_language(await self.server_language(challenge.guild_id)):
             content = _("🔁 Rematch! {players}").format(
@@ -105,9 +118,22 @@ class RematchMixin(ChallengeBase):
             content=content, embed=embed, view=view,
             mentions=discord.AllowedMentions(users=True)))
         await self.db.set_challenge_message(challenge.id, message_id)
-        self._rematches[record.id] = challenge.id
         self._schedule(challenge)
         await interaction.followup.send(
             _("🔁 Rematch offered in {where}: the others accept it there.").format(
                 where=home.mention), ephemeral=True)
 
+    @staticmethod
+    async def _members(guild: discord.Guild, user_ids: Sequence[int]) -> list[discord.Member]:
+        """The members of `guild` with these ids, asked of Discord when not cached (the bot
+        has no members intent); those who left the server are left out."""
+        members = []
+        for user_id in user_ids:
+            member = guild.get_member(user_id)
+            if member is None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.NotFound:
+                    continue
+            members.append(member)
+        return members

@@ -32,21 +32,22 @@ class ChallengeQueries(DatabaseBase):
         casual: bool = False,
         legs: int = 1,
         auto_start: bool = False,
+        rematch_of: int | None = None,
     ) -> ChallengeRecord:
         """Insert a pending challenge (or, with kind `lobby`, an open table); a `casual` one
         starts a game that counts for no rating; an `auto_start` tournament table starts by
-        itself when it expires."""
+        itself when it expires; `rematch_of` is the finished game a rematch repeats."""
         rows = await self.write(lambda sql: sql.fetch(
             """INSERT INTO challenges (game, guild_id, channel_id, challenger_id, opponent_ids,
                                        player_names, options, status, created_at, expires_at,
                                        kind, clock, seating, accepted_ids, casual, legs,
-                                       auto_start)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                                       auto_start, rematch_of)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
             (game, guild_id, channel_id, challenger_id, dumps(opponent_ids),
              dumps({str(k): v for k, v in player_names.items()}), dumps(options),
              ChallengeStatus.PENDING.value, now.isoformat(), expires_at.isoformat(), kind,
              clock, None if seating is None else dumps(seating), dumps(accepted_ids or []),
-             int(casual), legs, int(auto_start))))
+             int(casual), legs, int(auto_start), rematch_of)))
         challenge_id = int(rows[0]["id"])  # RETURNING gives the new row's id
         record = await self.get_challenge(challenge_id)
         assert record is not None
@@ -76,11 +77,28 @@ class ChallengeQueries(DatabaseBase):
         )
         return [as_challenge(row) for row in rows]
 
+    async def rematch_offered_for(self, game_id: int, now: datetime) -> ChallengeRecord | None:
+        """The rematch of this finished game still waiting for an answer at `now`, if any."""
+        rows = await self._fetch(
+            """SELECT * FROM challenges WHERE rematch_of = ? AND status = ? AND expires_at > ?
+               ORDER BY id DESC LIMIT 1""",
+            (game_id, ChallengeStatus.PENDING.value, now.isoformat()),
+        )
+        return as_challenge(rows[0]) if rows else None
+
     async def cancel_challenges_on_server(self, guild_id: int) -> list[int]:
         """Cancel a server's challenges and tables still waiting; their ids."""
         rows = await self.write(lambda sql: sql.fetch(
             "UPDATE challenges SET status = ? WHERE guild_id = ? AND status = ? RETURNING id",
             (ChallengeStatus.CANCELLED.value, guild_id, ChallengeStatus.PENDING.value)))
+        return sorted(int(row["id"]) for row in rows)
+
+    async def cancel_challenges_in_channel(self, channel_id: int) -> list[int]:
+        """Cancel the challenges and tables still waiting posted in this channel or thread;
+        their ids."""
+        rows = await self.write(lambda sql: sql.fetch(
+            "UPDATE challenges SET status = ? WHERE channel_id = ? AND status = ? RETURNING id",
+            (ChallengeStatus.CANCELLED.value, channel_id, ChallengeStatus.PENDING.value)))
         return sorted(int(row["id"]) for row in rows)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:

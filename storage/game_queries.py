@@ -124,6 +124,18 @@ class GameQueries(DatabaseBase):
         )
         return found[0] if found else None
 
+    async def mark_rematch(self, game_id: int, of_game_id: int) -> None:
+        """Record that this game is a rematch of the finished game `of_game_id`."""
+        await self._write("UPDATE games SET rematch_of = ? WHERE id = ?", (of_game_id, game_id))
+
+    async def running_rematch_of(self, game_id: int) -> GameRecord | None:
+        """The rematch of this finished game still being played, if any."""
+        found = await self._games(
+            "SELECT * FROM games WHERE rematch_of = ? AND status = ? ORDER BY id DESC LIMIT 1",
+            (game_id, GameStatus.RUNNING.value),
+        )
+        return found[0] if found else None
+
     async def running_games_under(self, channel_id: int) -> list[GameRecord]:
         """The games running in this channel or thread, or in a thread of this channel."""
         return await self._games(

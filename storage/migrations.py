@@ -364,6 +364,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         ("ALTER TABLE server_settings ADD COLUMN recap_channel TEXT",
          "ALTER TABLE server_settings ADD COLUMN recap_month TEXT"),
     ),
+    Migration(
+        22,
+        "the finished game a rematch repeats: one rematch at a time per game, across restarts",
+        (
+            # A rematch between people is a challenge until it is answered; against the AI
+            # alone it is a game at once. NULL for everything else.
+            "ALTER TABLE challenges ADD COLUMN rematch_of INTEGER REFERENCES games (id)",
+            "ALTER TABLE games ADD COLUMN rematch_of INTEGER REFERENCES games (id)",
+            "CREATE INDEX challenges_by_rematch ON challenges (rematch_of)",
+            "CREATE INDEX games_by_rematch ON games (rematch_of)",
+        ),
+    ),
 )
 """Every migration, oldest first. Add new ones at the end; never edit a released one."""
 
@@ -373,7 +385,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "id", "game", "guild_id", "channel_id", "parent_id", "options", "rng_seed", "state",
         "ply", "status", "result", "board_message_id", "created_at", "updated_at",
         "finished_at", "board_ply", "clock", "deadline", "rated", "rating_applied",
-        "to_move", "draw_offer", "casual",
+        "to_move", "draw_offer", "casual", "rematch_of",
     ),
     "seats": ("game_id", "seat", "user_id", "display_name", "stand_in"),
     "moves": ("game_id", "ply", "seat", "user_id", "kind", "move", "created_at"),
@@ -381,6 +393,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
         "id", "game", "guild_id", "channel_id", "challenger_id", "opponent_ids", "player_names",
         "options", "message_id", "status", "game_id", "created_at", "expires_at",
         "accepted_ids", "kind", "clock", "seating", "casual", "legs", "auto_start",
+        "rematch_of",
     ),
     "timers": ("id", "game_id", "event", "due_at", "ply", "seat", "attempts"),
     "abort_votes": ("game_id", "user_id"),

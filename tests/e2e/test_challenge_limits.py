@@ -4,7 +4,7 @@ challenges and tables waiting at once. Each refusal is private and says what to 
 
 from __future__ import annotations
 
-from tests.e2e.helpers import bot_of, latest_board, speaking, the_bot
+from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board, speaking, the_bot
 
 
 async def test_a_second_challenge_to_the_same_member_waits_for_the_first(env, world) -> None:
@@ -123,3 +123,44 @@ async def test_a_rematch_against_the_ai_counts_among_those_games(env, world) -> 
     rematch = await world.alice.click(latest_board(thread), label="Rematch")
     assert rematch.ephemeral
     assert rematch.response.content.startswith("You play 5 games against the AI here already")
+
+
+async def finished_game_with_bob(env, world):
+    """The final board of a game Alice played with Bob and resigned."""
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    await session.resign(world.alice.id)
+    return latest_board(thread)
+
+
+async def test_a_rematch_waits_for_the_answer_to_a_challenge_to_the_same_member(
+    env, world
+) -> None:
+    final = await finished_game_with_bob(env, world)
+    waiting = await world.alice.slash(world.channel, "challenge", game="graps",
+                                      opponent=world.bob)
+    assert not waiting.ephemeral, waiting.response.content
+    rematch = await world.alice.click(final, label="Rematch")
+    assert rematch.ephemeral
+    assert rematch.response.content.startswith("You already challenged Bob: wait for their "
+                                               "answer")
+    assert len(await bot_of(env).db.pending_challenges()) == 1
+    await world.bob.click(waiting.response.message, label="Decline")
+    offered = await world.alice.click(final, label="Rematch")
+    assert "Rematch offered" in offered.response.content, offered.response.content
+
+
+async def test_a_rematch_counts_among_the_five_waiting_challenges(env, world) -> None:
+    final = await finished_game_with_bob(env, world)
+    others = [world.guild.add_member(env.create_user(f"p{n}", global_name=f"Player {n}"))
+              for n in range(4)]
+    for opponent in others:
+        sent = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                       opponent=opponent)
+        assert not sent.ephemeral, sent.response.content
+    table = await world.alice.slash(world.channel, "lobby", game="graps")
+    assert not table.ephemeral, table.response.content
+    rematch = await world.alice.click(final, label="Rematch")
+    assert rematch.ephemeral
+    assert rematch.response.content.startswith("You have 5 challenges and tables waiting "
+                                               "already")
+    assert len(await bot_of(env).db.pending_challenges()) == 5

@@ -339,6 +339,49 @@ async def test_a_rematch_offers_the_same_game_with_the_seats_swapped(env, world)
     assert rematch.record.clock == "live"
 
 
+async def finished_game(env, world):
+    """A Live game of Alice and Bob that Alice resigned: its thread and its final board."""
+    thread, _ = await live_game(env, world)
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    return thread, latest_board(thread)
+
+
+async def test_a_rematch_offered_before_a_restart_is_not_offered_twice(
+    env, world, database_url
+) -> None:
+    _, final = await finished_game(env, world)
+    await world.bob.click(final, label="Rematch")
+    offer = world.channel.history()[-1]
+    await restart(env, database_url)
+    for player in (world.bob, world.alice):
+        again = await player.click(final, label="Rematch")
+        assert again.ephemeral and "already offered" in said(again), said(again)
+    assert world.channel.history()[-1].id == offer.id, "no second offer to accept"
+    assert len(await bot_of(env).db.pending_challenges()) == 1
+
+
+async def test_a_rematch_may_be_offered_again_once_the_first_is_declined(env, world) -> None:
+    _, final = await finished_game(env, world)
+    await world.bob.click(final, label="Rematch")
+    await world.alice.click(world.channel.history()[-1], label="Decline")
+    again = await world.bob.click(final, label="Rematch")
+    assert again.ephemeral and "Rematch offered" in said(again), said(again)
+
+
+async def test_a_rematch_to_a_member_away_is_refused_as_a_challenge_is(env, world) -> None:
+    _, final = await finished_game(env, world)
+    await world.bob.slash(world.channel, "away on", days=7)
+    challenged = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                         opponent=world.bob)
+    assert challenged.ephemeral and "Bob is away until" in challenged.response.content
+    posts = len(world.channel.history())
+    offered = await world.alice.click(final, label="Rematch")
+    assert offered.ephemeral and said(offered) == challenged.response.content
+    assert len(world.channel.history()) == posts, "Bob is not pinged"
+    assert await bot_of(env).db.pending_challenges() == []
+
+
 async def test_a_finished_games_thread_is_archived_and_locked_after_a_while(env, world) -> None:
     thread, _ = await live_game(env, world, clock="none")
     prompt = await world.alice.slash(thread, "resign")
@@ -400,6 +443,22 @@ async def test_a_rematch_against_the_ai_is_offered_again_once_the_first_is_over(
     await world.alice.click(prompt.response.message, label="Resign")
     third = await world.alice.click(final, label="Rematch")
     assert "Rematch on" in said(third) and world.channel.threads[-1].id != rematch.id
+    assert len(await bot_of(env).db.running_games()) == 1
+
+
+async def test_a_rematch_against_the_ai_is_not_started_twice_across_a_restart(
+    env, world, database_url, quick_boards
+) -> None:
+    thread, _ = await game_against_the_ai(env, world, clock="none")
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    final = latest_board(thread)
+    await world.alice.click(final, label="Rematch")
+    rematch = world.channel.threads[-1]
+    await restart(env, database_url)
+    again = await world.alice.click(final, label="Rematch")
+    assert again.ephemeral and f"<#{rematch.id}>" in said(again), said(again)
+    assert world.channel.threads[-1].id == rematch.id
     assert len(await bot_of(env).db.running_games()) == 1
 
 

@@ -199,6 +199,15 @@ class ChallengeService(TablesMixin, RematchMixin):
                     await self._accept(interaction, challenge)
 
 
+    async def channel_deleted(self, channel_id: int) -> int:
+        """A channel or thread was deleted: cancel the challenges and tables waiting in it
+        (their buttons are gone with it, and they would block their hosts, e.g. one waiting
+        challenge to the same member, five open tables); how many."""
+        cancelled = await self.db.cancel_challenges_in_channel(channel_id)
+        for challenge_id in cancelled:
+            self._cancel_timer(challenge_id)
+        return len(cancelled)
+
     async def start_against_ai(
         self, interaction: Interaction, game_id: str, level: str, options: dict[str, object],
         clock: str | None = None, *, casual: bool = False,

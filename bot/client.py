@@ -195,7 +195,7 @@ class Ludotheque(commands.AutoShardedBot):
         lobby = Lobby(self.challenges, self.painter)
         await self.add_cog(lobby)
         self.tree.add_command(lobby.challenge_menu)
-        await self.add_cog(Play(self.sessions, self.challenges.tournaments))
+        await self.add_cog(Play(self.sessions, self.challenges.tournaments, self.challenges))
         await self.add_cog(Records(self.records))
         await self.add_cog(Servers(self.sessions, self.challenges, self.languages))
         await self.add_cog(PlayerSettings(self.deadlines, self.languages, self.challenges,

@@ -24,7 +24,7 @@ from discord.utils import escape_markdown
 from bot.board import game_title
 from bot.clock import utcnow
 from bot.components import TournamentButton
-from bot.errors import GameOver, Refusal
+from bot.errors import Refusal
 from bot.languages import Languages
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.ratings import server_scope
@@ -183,10 +183,7 @@ class TournamentService:
                 return  # (a double click: the first one withdrew)
         for game in await self.db.tournament_games(tournament_id):
             if game.status is GameStatus.RUNNING and user in game.player_ids:
-                session = await self.sessions.get(game.game_id)
-                if session is not None:
-                    with contextlib.suppress(GameOver):  # it ended meanwhile
-                        await session.resign(user)  # its end carries the tournament on
+                await self._resign_for(game.game_id, user)
         with use_language(await self.languages.of_server(tournament.guild_id)):
             text = (_("🏳️ {name} withdrew from the {game} tournament: they are not paired "
                       "again.") if is_swiss(tournament) else
@@ -195,6 +192,21 @@ class TournamentService:
                                                   game=GAMES[tournament.game].name)
         await self._say(tournament, Post(text), "a withdrawal")
         await self.advance(tournament_id)
+
+    async def _resign_for(self, game_id: int, user: int) -> None:
+        """Resign a withdrawing player's game in progress, unless the AI already plays
+        their seat: its opponent chose to play on against the AI ("Let the AI play")
+        rather than claim the win, and the player had already left it, so it plays on."""
+        session = await self.sessions.get(game_id)
+        if session is None:
+            return
+        seat = session.record.seat_of(user)
+        if seat is not None and session.is_ai_seat(seat):
+            return
+        # A Refusal here means the game ended, or the AI took the seat, since the look
+        # above: nothing left to resign, and the player's other games must still be.
+        with contextlib.suppress(Refusal):
+            await session.resign(user)  # its end carries the tournament on
 
     async def _cancellable(self, interaction: Interaction,
                            tournament_id: int) -> TournamentRecord:

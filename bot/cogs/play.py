@@ -11,6 +11,7 @@ from discord.ext import commands
 from discord.utils import escape_markdown
 
 from bot.board import mention
+from bot.challenges import ChallengeService
 from bot.draw_offers import DrawAction
 from bot.errors import GameOver, NoGameHere, Refusal
 from bot.games.common import played_text, require_player, resign_prompt
@@ -37,10 +38,13 @@ class Play(commands.Cog):
     """Typing moves, re-posting the board, resigning, aborting."""
 
     def __init__(self, sessions: SessionManager,
-                 tournaments: TournamentService | None = None) -> None:
+                 tournaments: TournamentService | None = None,
+                 challenges: ChallengeService | None = None) -> None:
         self.sessions = sessions
         self.tournaments = tournaments
         """Cancels the tournaments of a deleted channel (their rounds have nowhere to go)."""
+        self.challenges = challenges
+        """Cancels the challenges and tables waiting in a deleted channel or thread."""
 
     async def _session_here(self, interaction: Interaction) -> GameSession:
         session = await self.sessions.in_channel(interaction.channel_id or 0)
@@ -56,11 +60,17 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """A channel was deleted, and its threads with it: their games end, unrated."""
+        """A channel was deleted, and its threads with it: their games end, unrated, and the
+        challenges and tables waiting there are cancelled."""
         await self._home_deleted(channel.id)
 
     async def _home_deleted(self, channel_id: int) -> None:
-        if self.tournaments is not None:  # first: their aborted games must open no round
+        if self.challenges is not None:  # before a scheduled table's timer starts it there
+            cancelled = await self.challenges.channel_deleted(channel_id)
+            if cancelled:
+                log.info("%d challenge(s) cancelled: channel %s was deleted", cancelled,
+                         channel_id)
+        if self.tournaments is not None:  # before the games: aborted, they open no round
             await self.tournaments.channel_deleted(channel_id)
         aborted = await self.sessions.channel_deleted(channel_id)
         if aborted:

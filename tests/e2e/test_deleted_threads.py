@@ -1,12 +1,15 @@
 """A moderator deletes a game's thread, or the channel holding it: the game ends at once,
 unrated, rather than waiting in `/mygames` and `/live` for a move no one can make; its
-clock and the AI stop, and a restart does not bring it back."""
+clock and the AI stop, and a restart does not bring it back. The challenges and tables
+waiting there are cancelled, so that they no longer hold their hosts back."""
 
 from __future__ import annotations
 
-from storage import GameStatus
-from tests.e2e.helpers import bot_of, challenge_and_accept, the_bot
+from storage import ChallengeStatus, GameStatus
+from tests.e2e.helpers import bot_of, challenge_and_accept, said, the_bot
 from tests.e2e.test_restart import restart
+
+HOUR = 3600
 
 
 async def stored_status(env, session) -> GameStatus:
@@ -65,3 +68,54 @@ async def test_a_game_against_the_ai_stops_with_its_thread_and_stays_stopped_on_
     record = await bot_of(env).db.get_game(session.id)
     assert record.status is GameStatus.ABORTED and record.ply <= ply + 1
     assert await bot_of(env).db.running_games() == []
+
+
+async def challenge_status(env, challenge_id: int) -> ChallengeStatus:
+    """The challenge's (or table's) status as the database has it."""
+    record = await bot_of(env).db.get_challenge(challenge_id)
+    assert record is not None
+    return record.status
+
+
+async def test_a_challenge_left_in_a_deleted_channel_no_longer_stops_the_next_one(
+        env, world) -> None:
+    doomed = world.guild.create_text_channel("doomed")
+    first = await world.alice.slash(doomed, "challenge", game="qawale", opponent=world.bob)
+    assert not first.ephemeral, said(first)
+    env.backend.delete_channel(doomed.id)
+    await env.settle()
+    assert await challenge_status(env, 1) is ChallengeStatus.CANCELLED
+    again = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                    opponent=world.bob)
+    assert not again.ephemeral, said(again)
+
+
+async def test_a_challenge_left_in_a_deleted_thread_is_cancelled(env, world) -> None:
+    thread, _session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    posted = await world.alice.slash(thread, "challenge", game="graps", opponent=world.bob)
+    assert not posted.ephemeral, said(posted)
+    waiting = await bot_of(env).db.waiting_challenges_of(world.alice.id, env.now())
+    assert [c.channel_id for c in waiting] == [thread.id]
+    env.backend.delete_channel(thread.id)
+    await env.settle()
+    assert await challenge_status(env, waiting[0].id) is ChallengeStatus.CANCELLED
+    assert await bot_of(env).db.waiting_challenges_of(world.alice.id, env.now()) == []
+
+
+async def test_a_scheduled_tournament_in_a_deleted_channel_neither_blocks_nor_starts(
+        env, world) -> None:
+    doomed = world.guild.create_text_channel("doomed")
+    posted = await world.alice.slash(doomed, "tournament", game="qawale", clock="live",
+                                     starts_in=24)
+    assert not posted.ephemeral, said(posted)
+    for member in (world.bob, world.carol):
+        await member.click(posted.response.message, label="Join")
+    env.backend.delete_channel(doomed.id)
+    await env.settle()
+    assert await challenge_status(env, 1) is ChallengeStatus.CANCELLED
+    again = await world.alice.slash(world.channel, "tournament", game="qawale", clock="live")
+    assert not again.ephemeral, said(again)
+    await env.advance_time(24 * HOUR + 5)
+    assert await bot_of(env).db.get_tournament(1) is None, "its time came and went: no start"

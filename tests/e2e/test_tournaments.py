@@ -10,8 +10,9 @@ import pytest
 from bot.challenge_posts import TOURNAMENT_TABLE_TIMEOUT
 from bot.publisher import DiscordPublisher
 from bot.tournaments import RETRY_SECONDS, TournamentService
-from storage import TournamentStatus
-from tests.e2e.helpers import bot_of, latest_board, said, simultaneously
+from storage import GameStatus, TournamentStatus
+from tests.e2e.helpers import bot_of, control_labels, latest_board, said, simultaneously
+from tests.e2e.test_clock import choice_message
 from tests.e2e.test_restart import restart
 
 
@@ -511,6 +512,39 @@ async def test_withdrawing_from_a_daily_tournament_resigns_every_game_in_progres
     shown = tournament_message(world, table).embeds[0].description
     assert "**3 of 6 games over**" in shown
     assert "Dave (withdrew) — **0** (3 played" in shown
+
+
+async def test_withdrawing_after_the_ai_took_one_game_resigns_the_others_and_says_so(
+    env, world, dave, quick_boards
+) -> None:
+    table = await open_tournament(world, clock="daily")
+    for member in (world.bob, world.carol, dave):
+        await member.click(table, label="Join")
+    await world.alice.click(table, label="Start")
+    db = bot_of(env).db
+    members = {m.id: m for m in (world.alice, world.bob, world.carol, dave)}
+    daves = {}
+    for thread in world.channel.threads:
+        game = await db.running_game_in(thread.id)
+        if game.seat_of(dave.id) is not None:
+            daves[game.id] = (thread, game)
+    # Qawale's first seat moves first: in a game where that is Dave, he runs out of time
+    # and his opponent lets the AI play for him.
+    thread, taken = next(pair for pair in daves.values() if pair[1].seats[0].user_id == dave.id)
+    await env.advance_time(24 * 3600 + 60)
+    choice = choice_message(thread)
+    assert control_labels(choice)[1] == "Let the AI play for Dave"
+    await members[taken.seats[1].user_id].click(choice, label=control_labels(choice)[1])
+
+    await withdraw(dave, tournament_message(world, table))
+    statuses = {game_id: (await db.get_game(game_id)).status for game_id in daves}
+    assert statuses.pop(taken.id) is GameStatus.RUNNING, "the AI plays that one on"
+    assert set(statuses.values()) == {GameStatus.FINISHED}, "his other two are resigned"
+    notices = [m.content for m in world.channel.history() if m.content.startswith("🏳️")]
+    assert notices == ["🏳️ Dave withdrew from the Qawale tournament: their next games are "
+                       "lost by forfeit."]
+    assert "Dave (withdrew) — **0** (2 played" in tournament_message(world, table).embeds[
+        0].description
 
 
 def tournaments_field(answer) -> str | None:

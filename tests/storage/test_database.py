@@ -215,6 +215,26 @@ async def test_leaving_a_server_cancels_only_its_waiting_challenges(db: Database
     assert await db.cancel_challenges_on_server(1) == []
 
 
+async def test_deleting_a_channel_cancels_only_the_challenges_waiting_in_it(
+        db: Database) -> None:
+    async def challenge(channel_id: int, kind: str = "challenge") -> int:
+        record = await db.create_challenge(
+            game="qawale", guild_id=1, channel_id=channel_id, challenger_id=100,
+            opponent_ids=[200], player_names={100: "Alice", 200: "Bob"}, options={}, now=NOW,
+            expires_at=NOW + timedelta(minutes=10), kind=kind)
+        return record.id
+
+    waiting, table = await challenge(10), await challenge(10, "tournament")
+    elsewhere = await challenge(11)
+    answered = await challenge(10)
+    assert await db.close_challenge(answered, ChallengeStatus.DECLINED)
+    assert await db.cancel_challenges_in_channel(10) == [waiting, table]
+    assert [c.id for c in await db.pending_challenges()] == [elsewhere]
+    assert (await db.get_challenge(waiting)).status is ChallengeStatus.CANCELLED
+    assert (await db.get_challenge(answered)).status is ChallengeStatus.DECLINED
+    assert await db.cancel_challenges_in_channel(10) == []
+
+
 async def test_a_challenge_records_who_joined_and_who_accepted(db: Database) -> None:
     lobby = await db.create_challenge(
         game="kraut_ruben", guild_id=1, channel_id=10, challenger_id=100, opponent_ids=[],

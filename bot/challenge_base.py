@@ -9,8 +9,9 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import discord
 from discord.utils import escape_markdown
@@ -127,6 +128,26 @@ def clock_name(clock: str) -> str:
             clock=repr(clock[:20]), known=known)) from None
 
 
+class Invitee(Protocol):
+    """Someone challenged: a member, or a seat of a finished game (its stored name)."""
+
+    @property
+    def id(self) -> int:
+        """Their user id."""
+
+    @property
+    def display_name(self) -> str:
+        """Their name as shown."""
+
+
+@dataclass(frozen=True)
+class SeatInvitee:
+    """A player of a finished game invited again (a rematch), by their stored name."""
+
+    id: int
+    display_name: str
+
+
 class ChallengeBase:
     """What every kind of challenge shares: the checks before one is posted, its message,
     its answer, the game it starts, and its expiry (timers rebuilt after a restart)."""
@@ -147,9 +168,6 @@ class ChallengeBase:
         self._heads_up: dict[int, asyncio.Task[None]] = {}
         """Tournament tables that start by themselves → the call before their start."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._rematches: dict[int, int] = {}
-        """Finished game → the rematch challenge offered for it, or against the AI the game
-        started at once (one at a time)."""
         self._rematch_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """Finished game → the lock its Rematch clicks take in turn (game ids, apart from the
         challenge ids of `_locks`)."""
@@ -190,8 +208,29 @@ class ChallengeBase:
         server's."""
         return clock_name(chosen) if chosen is not None else await self.server_clock(guild_id)
 
+    async def check_may_challenge(self, challenger_id: int,
+                                  invited: Sequence[Invitee]) -> None:
+        """Refuse a challenge to members who block the challenger (`/block`) or are away
+        (`/away`): before a game is even picked from the member menu."""
+        ids = [o.id for o in invited]
+        blocking = await self.db.blocking(challenger_id, ids)
+        if blocking:
+            raise Refusal(_("You cannot challenge {names}.").format(
+                names=and_join([escape_markdown(o.display_name) for o in invited
+                                if o.id in blocking])))
+        away = await self.db.away_until(ids, utcnow())
+        if away:
+            raise Refusal(ngettext(
+                "{names} is away until {date} (`/away`): challenge them once they are back, "
+                "or open a table with `/lobby`.",
+                "{names} are away until {date} (`/away`): challenge them once they are back, "
+                "or open a table with `/lobby`.", len(away)).format(
+                    names=and_join([escape_markdown(o.display_name) for o in invited
+                                    if o.id in away]),
+                    date=discord.utils.format_dt(max(away.values()), "D")))
+
     async def check_not_flooding(self, member_id: int, now: datetime, *,
-                                 invited: Sequence[discord.abc.User] = (),
+                                 invited: Sequence[Invitee] = (),
                                  game: str | None = None) -> None:
         """Refuse a challenge to someone the member challenged already, a second table of the
         same game, or more than `MOST_WAITING` challenges and tables at once: each one pings

@@ -114,28 +114,6 @@ class ChallengeService(TablesMixin, RematchMixin):
         await self.db.set_challenge_message(challenge.id, message.id)
         self._schedule(challenge)
 
-
-    async def check_may_challenge(self, challenger_id: int,
-                                  invited: Sequence[discord.abc.User]) -> None:
-        """Refuse a challenge to members who block the challenger (`/block`) or are away
-        (`/away`): before a game is even picked from the member menu."""
-        ids = [o.id for o in invited]
-        blocking = await self.db.blocking(challenger_id, ids)
-        if blocking:
-            raise Refusal(_("You cannot challenge {names}.").format(
-                names=and_join([escape_markdown(o.display_name) for o in invited
-                                if o.id in blocking])))
-        away = await self.db.away_until(ids, utcnow())
-        if away:
-            raise Refusal(ngettext(
-                "{names} is away until {date} (`/away`): challenge them once they are back, "
-                "or open a table with `/lobby`.",
-                "{names} are away until {date} (`/away`): challenge them once they are back, "
-                "or open a table with `/lobby`.", len(away)).format(
-                    names=and_join([escape_markdown(o.display_name) for o in invited
-                                    if o.id in away]),
-                    date=discord.utils.format_dt(max(away.values()), "D")))
-
     async def block(self, member_id: int, blocked: discord.abc.User) -> None:
         """`/block`: `blocked` may no longer challenge the member, join their tables or offer
         them a rematch (then `unseat` takes them out of the member's open tables). Raises a

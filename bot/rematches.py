@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.ai_players import is_ai
-from bot.challenge_base import ChallengeBase, write_budget
+from bot.challenge_base import ChallengeBase, SeatInvitee, write_budget
 from bot.challenge_posts import CHALLENGE_TIMEOUT
 from bot.clock import utcnow
 from bot.errors import NotAPlayer, Refusal
@@ -20,11 +17,6 @@ from storage import GameRecord, GameStatus
 
 class RematchMixin(ChallengeBase):
     """Rematches of finished games."""
-
-    if TYPE_CHECKING:  # `ChallengeService` (bot.challenges, a layer above) defines it
-        async def check_may_challenge(self, challenger_id: int,
-                                      invited: Sequence[discord.abc.User]) -> None:
-            """Refuse a challenge to members who block the challenger or are away."""
 
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """Offer the same game, players, options and clock again, rated or casual as it was,
@@ -97,7 +89,7 @@ class RematchMixin(ChallengeBase):
         people = [uid for uid in others if not is_ai(uid)]
         # Refused as any challenge to them would be (away, or too many waiting), but not for
         # `challenges:off`: a rematch follows a game they chose, and is one click to decline.
-        invited = await self._members(home.guild, people)
+        invited = [SeatInvitee(uid, names[uid]) for uid in people]
         await self.check_may_challenge(user, invited)
         now = utcnow()
         await self.check_not_flooding(user, now, invited=invited)
@@ -122,18 +114,3 @@ class RematchMixin(ChallengeBase):
         await interaction.followup.send(
             _("🔁 Rematch offered in {where}: the others accept it there.").format(
                 where=home.mention), ephemeral=True)
-
-    @staticmethod
-    async def _members(guild: discord.Guild, user_ids: Sequence[int]) -> list[discord.Member]:
-        """The members of `guild` with these ids, asked of Discord when not cached (the bot
-        has no members intent); those who left the server are left out."""
-        members = []
-        for user_id in user_ids:
-            member = guild.get_member(user_id)
-            if member is None:
-                try:
-                    member = await guild.fetch_member(user_id)
-                except discord.NotFound:
-                    continue
-            members.append(member)
-        return members

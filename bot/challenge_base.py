@@ -8,7 +8,7 @@ import logging
 import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final, Protocol
@@ -41,7 +41,15 @@ from bot.session_manager import SessionManager
 from bot.tournaments import TournamentService
 from engines import GAMES
 from i18n import N_, Language, _, ngettext, use_language
-from storage import ChallengeRecord, ChallengeStatus, Database, GameRecord, Seat, StorageBusy
+from storage import (
+    ChallengeClosed,
+    ChallengeRecord,
+    ChallengeStatus,
+    Database,
+    GameRecord,
+    Seat,
+    StorageBusy,
+)
 
 log = logging.getLogger(__name__)
 
@@ -390,11 +398,13 @@ class ChallengeBase:
         await interaction.response.defer()
         order = challenge.seating or challenge.player_ids
         players = [(uid, challenge.name_of(uid)) for uid in order]
+        # The game is stored and the challenge closed in one transaction: a restart between
+        # the two would have let a second Accept start a second game.
         record, home = await self._create_game(channel, challenge.game, players,
                                                challenge.options, challenge.clock,
                                                draw_seats=challenge.seating is None,
-                                               casual=challenge.casual)
-        await self.db.close_challenge(challenge.id, ChallengeStatus.ACCEPTED, record.id)
+                                               casual=challenge.casual,
+                                               accepting=challenge.id)
         self._cancel_timer(challenge.id)
         if challenge.is_lobby:
             who, name = N_("{name} started the table!"), challenge.challenger_id
@@ -416,9 +426,11 @@ class ChallengeBase:
     async def _create_game(
         self, channel: HostChannel, game_id: str, players: list[tuple[int, str]],
         options: dict[str, object], clock: str, *, draw_seats: bool = True,
-        casual: bool = False,
+        casual: bool = False, rematch_of: int | None = None, accepting: int | None = None,
     ) -> tuple[GameRecord, HostChannel]:
-        """Draw the seats, open the game's thread (or use the channel) and store the game.
+        """Draw the seats, open the game's thread (or use the channel) and store the game,
+        the rematch of the finished game `rematch_of`, or the game of the challenge
+        `accepting` (closed in the same write; a Refusal when it was answered meanwhile).
 
         AI players get their seat's own id here (`ai_user_id`), once the seats are drawn.
         """
@@ -431,13 +443,19 @@ class ChallengeBase:
             title = seats_title(game_id, seats)
         home = await self._home(channel, title)
         state = GAMES[game_id].new_state(len(seats), options)
-        record = await self.db.create_game(
-            game=game_id, guild_id=channel.guild.id, channel_id=home.id,
-            parent_id=channel.id if home.id != channel.id else None, seats=seats,
-            options=options, rng_seed=random.SystemRandom().getrandbits(63),
-            state=state.dump(), now=utcnow(), clock=clock, to_move=state.current_player,
-            casual=casual,
-        )
+        try:
+            record = await self.db.create_game(
+                game=game_id, guild_id=channel.guild.id, channel_id=home.id,
+                parent_id=channel.id if home.id != channel.id else None, seats=seats,
+                options=options, rng_seed=random.SystemRandom().getrandbits(63),
+                state=state.dump(), now=utcnow(), clock=clock, to_move=state.current_player,
+                casual=casual, rematch_of=rematch_of, accepting=accepting,
+            )
+        except ChallengeClosed:
+            if home.id != channel.id:  # the thread opened for a game that will not be
+                with suppress(discord.HTTPException):
+                    await home.delete()
+            raise Refusal(_("This challenge was already accepted.")) from None
         return record, home
 
     async def _home(self, channel: HostChannel, title: str) -> HostChannel:

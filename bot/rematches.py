@@ -78,10 +78,7 @@ class RematchMixin(ChallengeBase):
             new, where = await self._create_game(home, record.game,
                                                  [(uid, names[uid]) for uid in order],
                                                  record.options, record.clock, draw_seats=False,
-                                                 casual=record.casual)
-            # A second write (`_create_game` stores the game): only a crash in between
-            # would let a later click start another.
-            await self.db.mark_rematch(new.id, record.id)
+                                                 casual=record.casual, rematch_of=record.id)
             await interaction.followup.send(
                 _("🔁 Rematch on in {where}.").format(where=where.mention), ephemeral=True)
             await self.sessions.start(new)

@@ -11,6 +11,7 @@ from storage.database import (
     StaleGame,
 )
 from storage.errors import (
+    ChallengeClosed,
     DatabaseUnusable,
     StorageBusy,
     StorageCorrupt,
@@ -71,6 +72,7 @@ __all__ = [
     "SCHEMA",
     "Absence",
     "CancelledChallenge",
+    "ChallengeClosed",
     "ChallengeRecord",
     "ChallengeStatus",
     "Climber",

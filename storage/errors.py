@@ -113,3 +113,13 @@ def storage_error(exc: BaseException) -> StorageError | None:
     if kind is None:
         return None
     return kind(f"{kind.default_message} (SQLite: {exc})")
+
+
+class ChallengeClosed(Exception):
+    """A challenge could not be accepted: it was answered, cancelled or expired meanwhile
+    (nothing was written)."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is no longer pending")
+        self.challenge_id = challenge_id
+

@@ -9,9 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from storage.base import DatabaseBase, dumps
+from storage.errors import ChallengeClosed
 from storage.models import (
     ALL_SHARDS,
     TURN_EVENTS,
+    ChallengeStatus,
     GameRecord,
     GameStatus,
     MoveKind,
@@ -76,12 +78,17 @@ class GameQueries(DatabaseBase):
         to_move: int | None = None,
         casual: bool = False,
         tournament: tuple[int, int] | None = None,
+        rematch_of: int | None = None,
+        accepting: int | None = None,
     ) -> GameRecord:
         """Insert a running game with its seats, in one transaction; returns it with its id.
 
         `to_move` is the seat to decide (see `games_to_resume`); None when unknown. A `casual`
         game counts for no rating. `tournament` (its id and round) makes it a game of that
-        round, in the same transaction."""
+        round, `rematch_of` the rematch of that finished game, and `accepting` the game of
+        that challenge, closed as accepted, all in the same transaction: a challenge that is
+        no longer pending raises ChallengeClosed and nothing is written (a crash can never
+        leave a game stored for a challenge still open to a second Accept)."""
         stamp = now.isoformat()
         seat_rows = [(s.seat, s.user_id, s.display_name) for s in seats]
 
@@ -89,11 +96,11 @@ class GameQueries(DatabaseBase):
             row = await sql.fetchrow(
                 """INSERT INTO games (game, guild_id, channel_id, parent_id, options, rng_seed,
                                       state, ply, status, created_at, updated_at, clock,
-                                      to_move, rated, casual)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                                      to_move, rated, casual, rematch_of)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (game, guild_id, channel_id, parent_id, dumps(options), rng_seed,
                  dumps(state), GameStatus.RUNNING.value, stamp, stamp, clock, to_move,
-                 int(not casual), int(casual)),
+                 int(not casual), int(casual), rematch_of),
             )
             assert row is not None  # RETURNING gives the new row's id
             game_id = int(row["id"])
@@ -104,6 +111,13 @@ class GameQueries(DatabaseBase):
             if tournament is not None:
                 await sql.execute("INSERT INTO tournament_games (game_id, tournament_id, round) "
                                   "VALUES (?, ?, ?)", (game_id, *tournament))
+            if accepting is not None:
+                closed = await sql.execute(
+                    "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = ?",
+                    (ChallengeStatus.ACCEPTED.value, game_id, accepting,
+                     ChallengeStatus.PENDING.value))
+                if closed.rowcount != 1:
+                    raise ChallengeClosed(accepting)  # rolls the whole transaction back
             return game_id
 
         game_id = await self.write(insert)
@@ -123,10 +137,6 @@ class GameQueries(DatabaseBase):
             (channel_id, GameStatus.RUNNING.value),
         )
         return found[0] if found else None
-
-    async def mark_rematch(self, game_id: int, of_game_id: int) -> None:
-        """Record that this game is a rematch of the finished game `of_game_id`."""
-        await self._write("UPDATE games SET rematch_of = ? WHERE id = ?", (of_game_id, game_id))
 
     async def running_rematch_of(self, game_id: int) -> GameRecord | None:
         """The rematch of this finished game still being played, if any."""

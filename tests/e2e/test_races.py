@@ -126,3 +126,22 @@ async def test_a_double_start_of_a_table_starts_one_game(env, world) -> None:
 
     assert all(answered(r) for r in results)
     assert len(await bot_of(env).db.running_games()) == 1
+
+
+async def test_a_challenge_accepted_elsewhere_meanwhile_starts_no_second_game(env, world) -> None:
+    # Another shard process (or this one before a restart) stores the Accept first, while
+    # this one opens the game's thread: storing the game must then fail whole.
+    posted = await world.alice.slash(world.channel, "challenge", game="qawale",
+                                     opponent=world.bob)
+    db = bot_of(env).db
+    real_create_game = db.create_game
+
+    async def accepted_elsewhere_first(**fields):
+        assert await db.close_challenge(fields["accepting"], ChallengeStatus.ACCEPTED)
+        return await real_create_game(**fields)
+
+    db.create_game = accepted_elsewhere_first
+    answer = await world.bob.click(posted.response.message, label="Accept")
+    assert "This challenge was already accepted." in said(answer)
+    assert await db.running_game_in(world.channel.id) is None
+    assert not world.channel.threads, "the thread opened for it was deleted"

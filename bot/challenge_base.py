@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -156,6 +156,11 @@ class SeatInvitee:
     display_name: str
 
 
+def names_among(invited: Sequence[Invitee], ids: Collection[int]) -> str:
+    """`Alice and Bob`: the names of those `invited` whose ids are among `ids`, escaped."""
+    return and_join([escape_markdown(o.display_name) for o in invited if o.id in ids])
+
+
 class ChallengeBase:
     """What every kind of challenge shares: the checks before one is posted, its message,
     its answer, the game it starts, and its expiry (timers rebuilt after a restart)."""
@@ -224,8 +229,7 @@ class ChallengeBase:
         blocking = await self.db.blocking(challenger_id, ids)
         if blocking:
             raise Refusal(_("You cannot challenge {names}.").format(
-                names=and_join([escape_markdown(o.display_name) for o in invited
-                                if o.id in blocking])))
+                names=names_among(invited, blocking)))
         away = await self.db.away_until(ids, utcnow())
         if away:
             raise Refusal(ngettext(
@@ -233,8 +237,7 @@ class ChallengeBase:
                 "or open a table with `/lobby`.",
                 "{names} are away until {date} (`/away`): challenge them once they are back, "
                 "or open a table with `/lobby`.", len(away)).format(
-                    names=and_join([escape_markdown(o.display_name) for o in invited
-                                    if o.id in away]),
+                    names=names_among(invited, away),
                     date=discord.utils.format_dt(max(away.values()), "D")))
 
     async def check_not_flooding(self, member_id: int, now: datetime, *,

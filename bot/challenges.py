@@ -10,7 +10,7 @@ import discord
 from discord.utils import escape_markdown
 
 from bot.ai_players import DEFAULT_LEVEL, LEVEL_NAMES, ai_name, ai_user_id
-from bot.challenge_base import host_channel, name_at, seats_title, write_budget
+from bot.challenge_base import host_channel, name_at, names_among, seats_title, write_budget
 from bot.challenge_posts import CHALLENGE_TIMEOUT
 from bot.clock import utcnow
 from bot.errors import Refusal
@@ -87,8 +87,7 @@ class ChallengeService(TablesMixin, RematchMixin):
                 "instead: anyone who wants to play can join it.",
                 "{names} take no challenges (their `/settings`). Open a table with `/lobby` "
                 "instead: anyone who wants to play can join it.", len(refusing)).format(
-                    names=and_join([escape_markdown(o.display_name) for o in invited
-                                    if o.id in refusing])))
+                    names=names_among(invited, refusing)))
         await self.check_may_challenge(challenger.id, invited)
         resolved = self.resolve_options(game_id, options or {})
         await self.check_can_host(channel)

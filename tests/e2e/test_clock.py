@@ -339,12 +339,17 @@ async def test_a_rematch_offers_the_same_game_with_the_seats_swapped(env, world)
     assert rematch.record.clock == "live"
 
 
+async def resigned(world, thread):
+    """Alice resigns the game of `thread`: its final board."""
+    prompt = await world.alice.slash(thread, "resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    return latest_board(thread)
+
+
 async def finished_game(env, world):
     """A Live game of Alice and Bob that Alice resigned: its thread and its final board."""
     thread, _ = await live_game(env, world)
-    prompt = await world.alice.slash(thread, "resign")
-    await world.alice.click(prompt.response.message, label="Resign")
-    return thread, latest_board(thread)
+    return thread, await resigned(world, thread)
 
 
 async def test_a_rematch_offered_before_a_restart_is_not_offered_twice(
@@ -412,9 +417,7 @@ async def test_a_double_click_on_rematch_against_the_ai_starts_one_game(
     env, world, quick_boards
 ) -> None:
     thread, _ = await game_against_the_ai(env, world, clock="none")
-    prompt = await world.alice.slash(thread, "resign")
-    await world.alice.click(prompt.response.message, label="Resign")
-    final = latest_board(thread)
+    final = await resigned(world, thread)
     threads = len(world.channel.threads)
     first, second = await simultaneously(
         env, lambda: world.alice.click(final, label="Rematch"),
@@ -430,9 +433,7 @@ async def test_a_rematch_against_the_ai_is_offered_again_once_the_first_is_over(
     env, world, quick_boards
 ) -> None:
     thread, _ = await game_against_the_ai(env, world, clock="none")
-    prompt = await world.alice.slash(thread, "resign")
-    await world.alice.click(prompt.response.message, label="Resign")
-    final = latest_board(thread)
+    final = await resigned(world, thread)
     await world.alice.click(final, label="Rematch")
     rematch = world.channel.threads[-1]
     again = await world.alice.click(final, label="Rematch")

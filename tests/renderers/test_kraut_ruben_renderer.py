@@ -13,6 +13,17 @@ from renderers.kraut_ruben import BAG_H, BAG_TOP, WIDTH, height_for
 from renderers.recording import recording
 
 
+def step(state, rng: random.Random) -> str | None:
+    """One random move or chance outcome (seeded); the move's notation, None for chance."""
+    if state.current_player == CHANCE:
+        outcomes = state.chance_outcomes()
+        state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+        return None
+    move = rng.choice(state.legal_moves())
+    state.apply(move)
+    return str(move)
+
+
 def played(players: int, steps: int, seed: int = 3):
     """A game after `steps` random moves and outcomes (seeded)."""
     state = GAMES["kraut_ruben"].new_state(players)
@@ -21,13 +32,7 @@ def played(players: int, steps: int, seed: int = 3):
     for _ in range(steps):
         if state.is_over():
             break
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            move = rng.choice(state.legal_moves())
-            state.apply(move)
-            last = str(move)
+        last = step(state, rng) or last
     return state, last
 
 
@@ -94,13 +99,7 @@ def _two_finished() -> tuple[object, str | None]:
         if view["game_number"] == 2 and view["turn"] is not None and \
                 sum(bool(p.get("finished")) for p in view["players"]) >= 2:
             return state, last
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            move = rng.choice(state.legal_moves())
-            state.apply(move)
-            last = str(move)
+        last = step(state, rng) or last
     raise AssertionError("no such position")
 
 

@@ -31,6 +31,7 @@ from bot.publisher import (
     Post,
     Publisher,
     PublishFailed,
+    missing_permissions,
     permission_name,
     permission_names,
 )
@@ -112,6 +113,15 @@ async def write_budget() -> AsyncIterator[None]:
             yield
     except TimeoutError as error:
         raise StorageBusy() from error
+
+
+def unposted_text(missing: tuple[str, ...]) -> str:
+    """Why a challenge, table or rematch was not posted (and so not kept)."""
+    if missing:
+        return _("Discord refused my post: I need the {permissions} permission there. Ask a "
+                 "moderator, then try again.").format(permissions=permission_names(missing))
+    return _("Discord did not take my post just now, so nothing was posted. Try again in a "
+             "moment.")
 
 
 def name_at(challenge: ChallengeRecord, user_id: int) -> str:
@@ -304,6 +314,18 @@ class ChallengeBase:
             raise Refusal(_("That option cannot be used: {reason}.").format(
                 reason=error)) from error
 
+    @asynccontextmanager
+    async def cancelled_unless_posted(self, challenge: ChallengeRecord) -> AsyncIterator[None]:
+        """Cancel a challenge or table just stored if its post fails: nobody could see or
+        answer it, yet it would block its member's next challenges until it expired (and,
+        its timer set only once posted, it would never expire)."""
+        try:
+            yield
+        except (discord.HTTPException, PublishFailed) as failure:
+            await self.db.close_challenge(challenge.id, ChallengeStatus.CANCELLED)
+            missing = failure.missing if isinstance(failure, PublishFailed) else ()
+            raise Refusal(unposted_text(missing)) from failure
+
     async def check_can_host(self, channel: HostChannel) -> None:
         """Refuse when a game could not start here: permissions, or a game already running."""
         me = channel.guild.me
@@ -312,7 +334,7 @@ class ChallengeBase:
             return
         needed = (POST_PERMISSIONS_IN_THREADS if isinstance(channel, discord.Thread)
                   else POST_PERMISSIONS)
-        missing = [name for name in needed if not getattr(perms, name)]
+        missing = missing_permissions(perms, needed)
         if missing:
             raise Refusal(ngettext(
                 "I cannot run a game in {channel}: I need the {permissions} permission there. "
@@ -321,7 +343,7 @@ class ChallengeBase:
                 "I cannot run a game in {channel}: I need the {permissions} permissions "
                 "there. Ask a moderator to grant them ({threads} too, so each game gets its "
                 "own thread), or challenge in another channel.", len(missing)).format(
-                    channel=channel.mention, permissions=permission_names(tuple(missing)),
+                    channel=channel.mention, permissions=permission_names(missing),
                     threads=permission_name("create_public_threads")))
         running = await self.db.running_game_in(channel.id)
         if running is not None:

@@ -105,11 +105,12 @@ class ChallengeService(TablesMixin, RematchMixin):
                 expires_at=now + CHALLENGE_TIMEOUT, clock=time_control, casual=casual,
             )
         embed, view = await self._shown(challenge)
-        await interaction.response.send_message(
-            content=" ".join(o.mention for o in invited), embed=embed, view=view,
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        message = await interaction.original_response()
+        async with self.cancelled_unless_posted(challenge):
+            await interaction.response.send_message(
+                content=" ".join(o.mention for o in invited), embed=embed, view=view,
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+            message = await interaction.original_response()
         await self.db.set_challenge_message(challenge.id, message.id)
         self._schedule(challenge)
 

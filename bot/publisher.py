@@ -46,10 +46,11 @@ CHANNEL_GONE_CODES = {10003}
 MESSAGE_GONE_CODES = {10008}
 DM_CLOSED_CODES = {50007}
 
-POST_PERMISSIONS_IN_THREADS = ("send_messages_in_threads", "embed_links", "attach_files")
-POST_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "embed_links",
-                      "attach_files")
+POST_PERMISSIONS_IN_THREADS = ("view_channel", "send_messages_in_threads", "embed_links",
+                               "attach_files")
+POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
+THREAD_PERMISSIONS = ("view_channel", "create_public_threads", "send_messages_in_threads",
+                      "embed_links", "attach_files")
 
 THREAD_ARCHIVE_MINUTES: Final = 1440
 """A game thread with no message for a day is archived by Discord (a move revives it)."""
@@ -86,6 +87,15 @@ def permission_name(name: str) -> str:
     """`Attach Files` for `attach_files`, in the current language (Discord's own words)."""
     known = PERMISSION_NAMES.get(name)
     return _(known) if known is not None else name.replace("_", " ").title()
+
+
+def missing_permissions(perms: discord.Permissions, needed: tuple[str, ...]) -> tuple[str, ...]:
+    """The permissions of `needed` that `perms` lacks. Without View Channel every other one
+    reads as off (discord.py's `permissions_for`, as Discord does): that one alone is named,
+    the one a moderator must grant."""
+    if not perms.view_channel:
+        return ("view_channel",)
+    return tuple(name for name in needed if not getattr(perms, name))
 
 
 def permission_names(names: tuple[str, ...]) -> str:
@@ -177,7 +187,7 @@ class DiscordPublisher:
         perms = channel.permissions_for(channel.guild.me)
         needed = (POST_PERMISSIONS_IN_THREADS if isinstance(channel, discord.Thread)
                   else POST_PERMISSIONS)
-        return tuple(name for name in needed if not getattr(perms, name))
+        return missing_permissions(perms, needed)
 
     @staticmethod
     def _failed(what: str, error: discord.HTTPException,
@@ -254,9 +264,8 @@ class DiscordPublisher:
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as error:
             perms = channel.permissions_for(channel.guild.me)
-            raise self._failed(f"could not open a thread in {channel_id}", error, tuple(
-                permission for permission in THREAD_PERMISSIONS
-                if not getattr(perms, permission))) from error
+            raise self._failed(f"could not open a thread in {channel_id}", error,
+                               missing_permissions(perms, THREAD_PERMISSIONS)) from error
         except (TimeoutError, OSError) as error:  # no answer from Discord at all
             raise PublishFailed(f"could not open a thread in {channel_id}: {error!r}",
                                 Problem.TRANSIENT) from error

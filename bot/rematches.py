@@ -103,9 +103,10 @@ class RematchMixin(ChallengeBase):
         with use_language(await self.server_language(challenge.guild_id)):
             content = _("🔁 Rematch! {players}").format(
                 players=" ".join(f"<@{uid}>" for uid in people))
-        message_id = await self.publisher.post(home.id, Post(
-            content=content, embed=embed, view=view,
-            mentions=discord.AllowedMentions(users=True)))
+        async with self.cancelled_unless_posted(challenge):
+            message_id = await self.publisher.post(home.id, Post(
+                content=content, embed=embed, view=view,
+                mentions=discord.AllowedMentions(users=True)))
         await self.db.set_challenge_message(challenge.id, message_id)
         self._schedule(challenge)
         await interaction.followup.send(

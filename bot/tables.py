@@ -19,7 +19,13 @@ from bot.challenge_posts import (
 )
 from bot.clock import Clock, utcnow
 from bot.errors import Refusal
-from bot.publisher import THREAD_PERMISSIONS, Post, PublishFailed, permission_names
+from bot.publisher import (
+    THREAD_PERMISSIONS,
+    Post,
+    PublishFailed,
+    missing_permissions,
+    permission_names,
+)
 from bot.replies import Interaction
 from bot.round_robin import LEGS, MIN_PLAYERS
 from engines import GAMES
@@ -80,17 +86,18 @@ class TablesMixin(ChallengeBase):
             )
         embed, view = await self._shown(lobby)
         role = await self.lobby_role(channel.guild)
-        if role is None:
-            await interaction.response.send_message(embed=embed, view=view)
-        else:  # the members who want to hear of new tables (pinged once: edits do not ping)
-            with use_language(await self.server_language(channel.guild.id)):
-                call = (_("📣 {role}: a {game} tournament is open, join in!") if tournament
-                        else _("📣 {role}: a table of {game} is open, join in!")).format(
-                    role=role.mention, game=GAMES[game_id].name)
-            await interaction.response.send_message(
-                call, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(
-                    everyone=False, users=False, roles=[role]))
-        message = await interaction.original_response()
+        async with self.cancelled_unless_posted(lobby):
+            if role is None:
+                await interaction.response.send_message(embed=embed, view=view)
+            else:  # the members who want to hear of new tables (pinged once: edits do not)
+                with use_language(await self.server_language(channel.guild.id)):
+                    call = (_("📣 {role}: a {game} tournament is open, join in!") if tournament
+                            else _("📣 {role}: a table of {game} is open, join in!")).format(
+                        role=role.mention, game=GAMES[game_id].name)
+                await interaction.response.send_message(
+                    call, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(
+                        everyone=False, users=False, roles=[role]))
+            message = await interaction.original_response()
         await self.db.set_challenge_message(lobby.id, message.id)
         self._schedule(lobby)
 
@@ -105,7 +112,8 @@ class TablesMixin(ChallengeBase):
             raise Refusal(_("Open a tournament in a text channel, not in a thread: each of its "
                             "games gets a thread of its own there."))
         perms = channel.permissions_for(channel.guild.me)
-        missing = tuple(name for name in THREAD_PERMISSIONS if not getattr(perms, name))
+        # Its round calls and standings are posted in the channel itself.
+        missing = missing_permissions(perms, ("send_messages", *THREAD_PERMISSIONS))
         if missing:
             raise Refusal(_("A tournament needs me to open threads here, one per game: I lack "
                             "{permissions} in {channel}.").format(

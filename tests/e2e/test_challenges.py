@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.challenges import CHALLENGE_TIMEOUT
 from bot.games import GAME_UIS
 from bot.guide import start_view
 from renderers import render
 from storage import ChallengeStatus
-from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board
+from tests.e2e.helpers import bot_of, challenge_and_accept, latest_board, said
 
 
 async def test_games_lists_all_five_with_players_and_a_pitch(env, world) -> None:
@@ -177,3 +178,38 @@ async def test_an_option_of_another_game_is_refused(env, world) -> None:
                                      opponent=world.bob, decks=4)
     assert result.ephemeral
     assert "is an option of Le Grabuge, not of Qawale" in result.response.content
+
+
+async def test_a_channel_the_bot_cannot_see_is_refused_naming_view_channel(env, world) -> None:
+    hidden = world.guild.create_text_channel(
+        "hidden", overwrites={world.guild.me: discord.PermissionOverwrite(view_channel=False)})
+    for command, options in (("challenge", {"opponent": world.bob}), ("lobby", {})):
+        result = await world.alice.slash(hidden, command, game="qawale", **options)
+        assert result.ephemeral
+        # Discord reads every other permission as off there: granting them would not help.
+        assert "I need the View Channel permission there" in result.response.content
+
+
+@pytest.mark.parametrize("command", ["challenge", "lobby"])
+async def test_a_challenge_or_table_discord_would_not_post_is_not_kept(
+    env, world, command
+) -> None:
+    options = {"opponent": world.bob} if command == "challenge" else {}
+    env.inject_error("POST", "/interactions/*", times=1)  # Discord fails the answer: a 500
+    failed = await world.alice.slash(world.channel, command, game="qawale", **options)
+    assert "nothing was posted. Try again in a moment." in said(failed)
+    assert await bot_of(env).db.pending_challenges() == [], "none left that nobody can see"
+    again = await world.alice.slash(world.channel, command, game="qawale", **options)
+    assert not again.ephemeral, "the retry is not refused by the one that failed"
+
+
+async def test_a_rematch_discord_would_not_post_is_not_kept(env, world) -> None:
+    thread, _session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    prompt = await world.alice.click(latest_board(thread), label="Resign")
+    await world.alice.click(prompt.response.message, label="Resign")
+    env.inject_error("POST", f"/channels/{world.channel.id}/messages", times=1)  # a 500
+    failed = await world.bob.click(latest_board(thread), label="Rematch")
+    assert "nothing was posted. Try again in a moment." in said(failed)
+    assert await bot_of(env).db.pending_challenges() == []
+    again = await world.bob.click(latest_board(thread), label="Rematch")
+    assert "Rematch offered" in said(again), "not refused as offered already"

@@ -273,6 +273,16 @@ async def test_without_thread_permission_no_tournament_is_opened(env, world) -> 
     assert not channel.history()
 
 
+async def test_without_send_messages_no_tournament_is_opened_and_it_says_so(env, world) -> None:
+    # Its round calls and standings go to the channel itself, not only to game threads.
+    channel = world.guild.create_text_channel("quiet", overwrites={
+        world.guild.me: discord.PermissionOverwrite(send_messages=False)})
+    refused = await world.alice.slash(channel, "tournament", game="qawale", clock="live")
+    assert refused.ephemeral
+    assert refused.response.content.startswith(
+        "A tournament needs me to open threads here, one per game: I lack Send Messages")
+
+
 async def test_each_game_thread_and_board_is_marked_as_a_tournament_game(env, world) -> None:
     table = await gather(world, world.bob, world.carol)
     [thread] = round_threads(env, world, 1)

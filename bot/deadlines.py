@@ -130,6 +130,11 @@ class DeadlineService:
             return
         if await self.db.running_game_in(record.channel_id) is not None:
             return
+        session = await self.sessions.get(record.id)
+        if session is not None and session.board_behind:
+            # The last chance to show the final board (its retries gave up): once locked,
+            # nobody could ask for it with `/board`.
+            await session.mend_board()
         try:
             await self.publisher.close_thread(record.channel_id)
         except PublishFailed as failure:

@@ -78,6 +78,11 @@ def earliest_due(timers: Sequence[NewTimer]) -> datetime | None:
     return min((timer.due_at for timer in timers), default=None)
 
 
+def only_others_left(turn: Turn, seat: int) -> bool:
+    """True when all `turn` did was hand the seats of others than `seat` to the AI."""
+    return all(move.kind is MoveKind.LEAVE and move.seat != seat for move in turn.moves)
+
+
 class SessionBase:
     """A running (or just finished) game held in memory, with its lock: the state, storing,
     announcing, the AI's turns and the boards (`GameSession` adds the rest)."""
@@ -354,6 +359,18 @@ class SessionBase:
             return None, []
         return turn_timers(self._record.clock, ply, seat, self.turn_starts(seat, now))
 
+    def _clock_running_on(self, seat: int, ply: int, now: datetime,
+                          ) -> tuple[datetime | None, list[NewTimer]]:
+        """The current deadline of `seat`, with its timers moved to `ply`: those still to
+        come, and the timeout even if due (it has not acted yet, as `seat` still moves)."""
+        deadline = self._record.deadline
+        per_move = clock_spec(self._record.clock).per_move
+        if deadline is None or per_move is None:
+            return None, []
+        kept, timers = turn_timers(self._record.clock, ply, seat, deadline - per_move)
+        return kept, [timer for timer in timers
+                      if timer.event is TimerEvent.TIMEOUT or timer.due_at > now]
+
     def turn_starts(self, seat: int, now: datetime) -> datetime:
         """When the time of `seat`'s move begun at `now` starts: when its member is back if
         they are away and the clock waits for them (`/away`), else now."""
@@ -445,8 +462,17 @@ class SessionBase:
         """
         now = utcnow()
         new_ply = self.ply + len(turn.moves)
-        deadline, timers = (None, []) if result is not None else self._turn_clock(
-            turn.state, new_ply, now, stand_ins)
+        mover = self._state.current_player
+        deadline: datetime | None
+        timers: list[NewTimer]
+        if result is not None:
+            deadline, timers = None, []
+        elif mover is not None and turn.state.current_player == mover \
+                and only_others_left(turn, mover) and self._record.deadline is not None:
+            # Someone else left: not a new decision for the player to move, whose time runs on.
+            deadline, timers = self._clock_running_on(mover, new_ply, now)
+        else:
+            deadline, timers = self._turn_clock(turn.state, new_ply, now, stand_ins)
         if result is not None and self.archive_after is not None \
                 and self._record.parent_id is not None:  # only the game's own thread
             timers = [NewTimer(TimerEvent.ARCHIVE, now + self.archive_after, new_ply)]
@@ -725,9 +751,11 @@ class SessionBase:
         board = self._record.board_message_id
         addressee = self.addressee()
         actor = next((m.seat for m in turn.moves if m.seat is not None), None)
-        # The same person goes on with their turn, or an AI plays: the board stays.
+        # The same person goes on with their turn, or an AI plays, or others only left while
+        # the same person is to move: the board stays.
         same_turn = not self.is_over and self._board_for is not None and (
-            addressee is None or addressee == actor == self._board_for)
+            addressee is None or addressee == actor == self._board_for
+            or (addressee == self._board_for and only_others_left(turn, addressee)))
         if board is not None and same_turn and \
                 self._record.board_ply == self.ply - len(turn.moves):
             try:
@@ -786,6 +814,8 @@ class SessionBase:
         seat = self.addressee() if seat is None else seat
         if seat is None:  # an AI to move, or the end: the last person who acted
             seat = self._board_for
+        if seat is None and self.is_over:  # the final board, after a restart
+            seat = await self._last_actor()
         post = await self._board_content(seat, repost=repost)
         previous = self._record.board_message_id
         message_id = await (via or self.publisher).post(self._record.channel_id, post)
@@ -796,6 +826,11 @@ class SessionBase:
         if previous is not None:
             await self._retire(previous, via)
         return message_id
+
+    async def _last_actor(self) -> int | None:
+        """The seat of the last move in the log made by a seat (not chance)."""
+        seats = [m.seat for m in await self.db.moves(self.id) if m.seat is not None]
+        return next((seat for seat in reversed(seats) if seat >= 0), None)
 
     async def _retire(self, message_id: int, via: Publisher | None = None) -> None:
         """Strip the components from a superseded board (best effort: the ply check remains)."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 import discord
 from discord.utils import escape_markdown
@@ -11,11 +13,28 @@ from bot.board import timeout_choice_post
 from bot.clock import clock_spec, turn_timers, utcnow
 from bot.errors import GameOver, NotAPlayer, Refusal, StaleBoard
 from bot.games.base import TIMED_OUT, Turn, names_text
-from bot.publisher import PublishFailed
+from bot.publisher import Problem, PublishFailed
 from bot.session_base import SessionBase, earliest_due
 from engines import EndReason, Result
 from i18n import _, use_language
-from storage import MoveKind, NewMove
+from storage import MoveKind, NewMove, NewTimer, TimerEvent
+
+log = logging.getLogger(__name__)
+
+CHOICE_RETRY_FIRST = timedelta(minutes=1)
+"""How soon a timeout choice Discord did not take is offered again, at first..."""
+
+CHOICE_RETRY_LONGEST = timedelta(hours=1)
+"""...then ever later (as long as the deadline is past), at most this much later: a thread
+the bot may not post in costs one refused call an hour, and Discord counts those."""
+
+
+def choice_retry_after(deadline: datetime | None, now: datetime) -> timedelta:
+    """How long to wait before offering a timeout choice again: as long as it has been owed,
+    between `CHOICE_RETRY_FIRST` and `CHOICE_RETRY_LONGEST` (the waits double, and no count
+    need be stored)."""
+    owed = now - deadline if deadline is not None else CHOICE_RETRY_FIRST
+    return min(max(owed, CHOICE_RETRY_FIRST), CHOICE_RETRY_LONGEST)
 
 
 class TurnClock(SessionBase):
@@ -66,9 +85,65 @@ class TurnClock(SessionBase):
             elif len(self._record.seats) >= 3:
                 await self._hand_to_ai(seat, TIMED_OUT, unrated=False)
             else:
-                with use_language(await self.public_language()):
-                    post = timeout_choice_post(self, seat, others)
-                self._timeout_choice = await self.publisher.post(self._record.channel_id, post)
+                try:
+                    await self._post_timeout_choice(seat, others)
+                except PublishFailed as failure:
+                    await self._choice_failed(seat, failure)
+
+    async def _post_timeout_choice(self, seat: int, others: Sequence[int]) -> None:
+        """Post the choices of `seat`'s timeout (the lock is held), retiring the buttons of
+        an earlier one; raises PublishFailed when Discord does not take it."""
+        with use_language(await self.public_language()):
+            post = timeout_choice_post(self, seat, others)
+        message = await self.publisher.post(self._record.channel_id, post)
+        previous, self._timeout_choice = self._timeout_choice, message
+        if previous is not None:
+            await self._retire(previous)
+
+    async def _choice_failed(self, seat: int, failure: PublishFailed) -> None:
+        """The timeout choice was not posted: abort the game if its thread is gone, else
+        store a timer that offers it again later. Stored rather than retried in memory, the
+        pending timer survives a restart and is what says the choice is still owed (once
+        posted, the choice's message is kept in memory only)."""
+        if failure.problem is Problem.CHANNEL_GONE:
+            await self._abort_orphan()
+            return
+        now = utcnow()
+        due = now + choice_retry_after(self._record.deadline, now)
+        log.warning("game %s: could not offer the timeout choice (%s); trying again at %s",
+                    self.id, failure, due)
+        await self.db.add_timer(self.id, NewTimer(TimerEvent.TIMEOUT, due, self.ply, seat))
+        self.timers_changed(due)
+
+    def timeout_choice_owed(self) -> tuple[int, list[int]] | None:
+        """(the absent seat, the others) when a two-player game waits for the others to
+        choose what follows a timeout; else None."""
+        seat = self._state.current_player
+        deadline = self._record.deadline
+        if self.is_over or seat is None or seat < 0 or self.is_ai_seat(seat) \
+                or deadline is None or utcnow() < deadline or len(self._record.seats) >= 3:
+            return None
+        others = self.present_seats(besides=seat)
+        return (seat, others) if others else None
+
+    async def repost(self) -> str:
+        """Post the live board again, then the timeout choice if it is owed: its message may
+        have been deleted, or never posted, and the game must not wait for it."""
+        link = await super().repost()
+        async with self.lock:
+            await self.offer_timeout_choice_again()
+        return link
+
+    async def offer_timeout_choice_again(self) -> None:
+        """Post the timeout choice again at the bottom of the thread if it is owed; best
+        effort (the lock is held)."""
+        owed = self.timeout_choice_owed()
+        if owed is None:
+            return
+        try:
+            await self._post_timeout_choice(*owed)
+        except PublishFailed as failure:
+            log.info("game %s: could not offer the timeout choice again: %s", self.id, failure)
 
     async def _end_on_time(self, seat: int) -> Turn:
         winners = [s for s in range(self._state.num_players) if s != seat]
@@ -101,6 +176,10 @@ class TurnClock(SessionBase):
             try:
                 self._shown_since = await self.post_board()  # the board shows the deadline
             except PublishFailed:
+                # The board shows the expired deadline: it counts as behind, so it is posted
+                # again (as `_show_clock` does).
+                await self.db.set_board_message(self.id, self._record.board_message_id, None)
+                self._record.board_ply = None
                 self.mend_later()
             return deadline
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.absences import Absences
 from bot.ai_players import Thinker
+from bot.clock import utcnow
 from bot.games.base import GameUI
 from bot.languages import Languages
 from bot.metrics import GAMES_STARTED
@@ -28,6 +29,10 @@ games stay in storage and load again at the next click)."""
 IDLE_SESSION_SECONDS = 600.0
 """A session nobody used for this long is let go too: most live games wait minutes to days
 between moves, a held session costs about 9 KiB, and loading it again takes one read."""
+
+FINAL_BOARD_WINDOW = timedelta(days=7)
+"""A start posts the final board of a game that ended this recently without showing it (a
+crash, or Discord failing); older games may predate the record of the board's ply."""
 
 DRAIN_POLL_SECONDS = 0.02
 """How often a closing bot looks whether the actions in progress have finished."""
@@ -92,6 +97,15 @@ class SessionManager:
             return known
         record = await self.db.running_game_in(channel_id)
         return await self.get(record.id) if record else None
+
+    async def final_board_behind_in(self, channel_id: int) -> GameSession | None:
+        """The session of the last game of this channel or thread if it finished without
+        its final board shown (a crash, or Discord failing longer than the retries)."""
+        record = await self.db.last_game_in(channel_id)
+        if record is None or record.status is not GameStatus.FINISHED:
+            return None
+        session = await self.get(record.id)
+        return session if session is not None and session.board_behind else None
 
     async def channel_deleted(self, channel_id: int) -> int:
         """A channel or thread was deleted: abort the games that ran in it (or in its
@@ -183,10 +197,11 @@ class SessionManager:
     async def resume_all(self, owns: Callable[[int | None], bool] = lambda guild_id: True
                          ) -> int:
         """After a start: play any automatic step left pending, post every board that is
-        behind the stored position (a crash between a move's store and its board), start
-        clocks and let the AI move. Only the games that need one of these are loaded; the
-        others load at their next click."""
-        records = [record for record in await self.db.games_to_resume()
+        behind the stored position (a crash between a move's store and its board, the final
+        board of a game that just ended included), start clocks and let the AI move. Only
+        the games that need one of these are loaded; the others load at their next click."""
+        since = utcnow() - FINAL_BOARD_WINDOW
+        records = [record for record in await self.db.games_to_resume(finished_since=since)
                    if owns(record.guild_id)]  # another process runs the other shards
         for record in records:
             session = await self.get(record.id)

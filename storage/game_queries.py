@@ -138,6 +138,12 @@ class GameQueries(DatabaseBase):
         )
         return found[0] if found else None
 
+    async def last_game_in(self, channel_id: int) -> GameRecord | None:
+        """The game started last in this channel or thread, whatever its status."""
+        found = await self._games(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return found[0] if found else None
+
     async def running_rematch_of(self, game_id: int) -> GameRecord | None:
         """The rematch of this finished game still being played, if any."""
         found = await self._games(
@@ -164,20 +170,26 @@ class GameQueries(DatabaseBase):
             "SELECT * FROM games WHERE status = ? ORDER BY id", (GameStatus.RUNNING.value,)
         )
 
-    async def games_to_resume(self) -> list[GameRecord]:
+    async def games_to_resume(self, finished_since: datetime | None = None,
+                              ) -> list[GameRecord]:
         """Running games a start must act on: a board behind the stored position, a clock
         not started, an AI (or a chance event) to move, or a seat to move not known. The
-        others wait in storage until someone plays them."""
+        others wait in storage until someone plays them. With `finished_since`, also the
+        games finished since then whose final board was never shown (a crash, or Discord
+        failing); only recent ones, as games older than the board's ply know none."""
+        since = finished_since.isoformat() if finished_since is not None else None
         return await self._games(
-            """SELECT * FROM games g WHERE g.status = ? AND (
+            """SELECT * FROM games g WHERE (g.status = ? AND (
                    g.board_ply IS NULL OR g.board_ply != g.ply
                    OR (g.clock != 'none' AND g.deadline IS NULL)
                    OR g.to_move IS NULL OR g.to_move < 0
                    OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id
                               AND s.seat = g.to_move
-                              AND (s.user_id < 0 OR s.stand_in IS NOT NULL)))
+                              AND (s.user_id < 0 OR s.stand_in IS NOT NULL))))
+               OR (g.status = ? AND g.finished_at >= ?
+                   AND (g.board_ply IS NULL OR g.board_ply != g.ply))
                ORDER BY g.id""",
-            (GameStatus.RUNNING.value,),
+            (GameStatus.RUNNING.value, GameStatus.FINISHED.value, since),
         )
 
     async def games_with_stale_boards(self) -> list[GameRecord]:

@@ -109,8 +109,13 @@ class Play(commands.Cog):
     @app_commands.command(name="board", description=N_("Show the current board again"))
     @app_commands.guild_only()
     async def board(self, interaction: Interaction) -> None:
-        """Re-post the board (with live controls) at the bottom of the thread."""
-        session = await self._session_here(interaction)
+        """Re-post the board (with live controls) at the bottom of the thread; or the final
+        board of the game that ended here, if it was never shown."""
+        channel = interaction.channel_id or 0
+        session = await self.sessions.in_channel(channel) \
+            or await self.sessions.final_board_behind_in(channel)
+        if session is None:
+            raise NoGameHere(_(NO_GAME_HERE))
         await interaction.response.defer(ephemeral=True, thinking=True)
         link = await session.repost()
         await interaction.followup.send(_("Board posted: {link}").format(link=link),

@@ -477,3 +477,108 @@ async def test_a_timeout_choice_from_before_a_restart_is_too_late_once_the_playe
     late = await present.click(choice, label="Claim the win")
     assert late.ephemeral and "Too late" in late.response.content
     assert not resumed.is_over
+
+
+@pytest.mark.parametrize("status,code", [(500, 0), (403, 50013)],
+                         ids=["discord-down", "missing-permission"])
+async def test_a_timeout_choice_discord_refuses_for_minutes_is_offered_once_it_can_be(
+    env, world, status, code
+) -> None:
+    thread, session = await live_game(env, world)
+    _, present = roles(session, world)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=status, code=code,
+                     times=None)
+    await env.advance_time(LIVE + 1)
+    await env.advance_time(6 * 60)  # longer than the timer loop's five tries
+    assert not any("ran out of time" in text for text in texts(thread))
+    env.backend.faults.clear()  # Discord is back, or a moderator gave the permission
+    await env.advance_time(3600)
+    [choice] = [m for m in thread.history() if "ran out of time" in (m.content or "")]
+    await present.click(choice, label="Claim the win")
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.status is GameStatus.FINISHED and stored.result["reason"] == "timeout"
+
+
+async def test_a_timeout_choice_discord_refused_before_a_restart_is_offered_after_it(
+    env, world, database_url
+) -> None:
+    thread, session = await live_game(env, world)
+    _, present = roles(session, world)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=None)
+    await env.advance_time(LIVE + 1)
+    await env.advance_time(6 * 60)
+    env.backend.faults.clear()
+    await restart(env, database_url)
+    await env.advance_time(3600)
+    claimed = await present.click(choice_message(thread), label="Claim the win")
+    assert not claimed.ephemeral, said(claimed)
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.FINISHED
+
+
+async def test_a_timeout_choice_shown_before_a_restart_is_not_posted_again(
+    env, world, database_url
+) -> None:
+    thread, _ = await live_game(env, world)
+    await env.advance_time(LIVE + 1)
+    choice_message(thread)
+    await restart(env, database_url)
+    await env.advance_time(3600)
+    assert sum("ran out of time" in text for text in texts(thread)) == 1
+
+
+async def test_board_brings_back_a_timeout_choice_a_moderator_deleted(env, world) -> None:
+    thread, session = await live_game(env, world)
+    _, present = roles(session, world)
+    await env.advance_time(LIVE + 1)
+    env.backend.delete_message(thread.id, choice_message(thread).id)
+    assert choice_message_closed(thread)
+    await world.carol.slash(thread, "board")  # anyone may ask for the board
+    await present.click(choice_message(thread), label="Claim the win")
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.FINISHED
+
+
+async def test_board_moves_an_open_timeout_choice_down_with_it(env, world) -> None:
+    thread, _ = await live_game(env, world)
+    await env.advance_time(LIVE + 1)
+    first = choice_message(thread)
+    await world.carol.slash(thread, "board")
+    again = choice_message(thread)
+    assert again.id != first.id and latest_board(thread).id < again.id
+    [old] = [m for m in thread.history() if m.id == first.id]
+    assert not old.components, "one set of buttons at a time"
+
+
+async def test_keep_waiting_whose_new_board_discord_refuses_shows_the_new_deadline_shortly(
+    env, world
+) -> None:
+    thread, session = await live_game(env, world)
+    _, present = roles(session, world)
+    await env.advance_time(LIVE + 1)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=1)
+    await present.click(choice_message(thread), label="Keep waiting")
+    deadline = str(int(session.record.deadline.timestamp()))
+    assert deadline not in (latest_board(thread).embeds[0].description or "")
+    await env.advance_time(15)  # the first retry
+    assert deadline in (latest_board(thread).embeds[0].description or "")
+
+
+async def test_someone_else_leaving_does_not_restart_the_time_of_the_player_to_move(
+    env, world, quick_boards
+) -> None:
+    thread, session = await kraut_ruben_for_three(env, world)
+    mover = actor_for(session, world.alice, world.bob, world.carol)
+    seat = session.record.seat_of(mover.id)
+    deadline = session.record.deadline
+    await env.advance_time(LIVE - 60)  # the mover has a minute left
+    leaver = next(p for p in (world.alice, world.bob, world.carol) if p is not mover)
+    board = latest_board(thread)
+    pings = sum(f"<@{mover.id}>" in text for text in texts(thread))
+    prompt = await leaver.click(board, label="Leave")
+    await leaver.click(prompt.response.message, label="Leave")
+    assert session.state.current_player == seat
+    assert session.record.deadline == deadline
+    assert latest_board(thread).id == board.id, "the board is edited in place"
+    assert sum(f"<@{mover.id}>" in text for text in texts(thread)) == pings, "no new ping"
+    await env.advance_time(61)  # the original deadline
+    stored = await bot_of(env).db.get_game(session.id)
+    assert stored.seats[seat].stand_in is not None, "the mover ran out of time as before"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from storage import ChallengeStatus, GameStatus
 from tests.e2e.helpers import bot_of, challenge_and_accept, said, the_bot
+from tests.e2e.test_clock import LIVE, live_game
 from tests.e2e.test_restart import restart
 
 HOUR = 3600
@@ -119,3 +120,15 @@ async def test_a_scheduled_tournament_in_a_deleted_channel_neither_blocks_nor_st
     assert not again.ephemeral, said(again)
     await env.advance_time(24 * HOUR + 5)
     assert await bot_of(env).db.get_tournament(1) is None, "its time came and went: no start"
+
+
+async def test_a_thread_deleted_unnoticed_ends_its_two_player_game_when_the_time_runs_out(
+    env, world
+) -> None:
+    thread, session = await live_game(env, world)
+    # Deleted while the bot was away (no event): Discord answers "Unknown Channel" from now.
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=404, code=10003,
+                     message="Unknown Channel", times=None)
+    await env.advance_time(LIVE + 1)
+    assert await stored_status(env, session) is GameStatus.ABORTED
+    assert await bot_of(env).db.timers_of(session.id) == [], "nothing left to fire"

@@ -12,9 +12,11 @@ from tests.e2e.helpers import (
     bot_of,
     challenge_and_accept,
     compose,
+    control_labels,
     hold_boards,
     latest_board,
     play_with_components,
+    said,
     unsettled,
 )
 from tests.e2e.test_qawale_game import WINNING_GAME
@@ -100,3 +102,60 @@ async def test_closing_the_bot_lets_a_move_in_progress_post_its_board_first(env,
 
     board = latest_board(thread)
     assert "move 1" in (board.embeds[0].footer.text or ""), "its board was posted before closing"
+
+
+async def final_move_board_refused(env, world, times: int | None):
+    """A Qawale game up to its winning move, whose board Discord refuses (`times` posts, or
+    until told otherwise): the thread, the session and the board left showing."""
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    for move in WINNING_GAME[:-1]:
+        await play_with_components(actor_for(session, world.alice, world.bob),
+                                   latest_board(thread), move)
+    stale = latest_board(thread)
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=times)
+    await actor_for(session, world.alice, world.bob).slash(thread, "move",
+                                                           notation=WINNING_GAME[-1])
+    assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.FINISHED
+    assert latest_board(thread).id == stale.id, "the winning move is stored, its board not"
+    return thread, session, stale
+
+
+def shows_the_end(board, stale) -> bool:
+    """True when `board` is the final one (the winning move, the result and Rematch) and
+    `stale` lost its controls."""
+    shown = board.embeds[0].description or ""
+    return (board.id != stale.id and control_labels(board) == ["Rematch"]
+            and f"`{WINNING_GAME[-1]}`" in shown and "wins with four" in shown
+            and not stale.components)
+
+
+async def test_a_final_board_lost_in_a_crash_is_posted_at_the_next_start(
+    env, world, database_url
+) -> None:
+    thread, _, stale = await final_move_board_refused(env, world, times=1)
+    await restart(env, database_url)  # before the board's first retry
+    [stale] = [m for m in thread.history() if m.id == stale.id]
+    assert shows_the_end(latest_board(thread), stale)
+
+
+async def test_board_shows_a_final_board_discord_refused_longer_than_the_retries(
+    env, world
+) -> None:
+    thread, _, stale = await final_move_board_refused(env, world, times=None)
+    await env.advance_time(800)  # every retry refused
+    env.backend.faults.clear()
+    shown = await world.carol.slash(thread, "board")
+    assert "Board posted" in said(shown), said(shown)
+    [stale] = [m for m in thread.history() if m.id == stale.id]
+    assert shows_the_end(latest_board(thread), stale)
+
+
+async def test_a_final_board_still_missing_is_posted_before_the_thread_is_archived(
+    env, world
+) -> None:
+    thread, _, stale = await final_move_board_refused(env, world, times=None)
+    await env.advance_time(800)  # every retry refused
+    env.backend.faults.clear()
+    await env.advance_time(15 * 60)  # the thread is archived and locked
+    [stale] = [m for m in thread.history() if m.id == stale.id]
+    assert shows_the_end(latest_board(thread), stale)

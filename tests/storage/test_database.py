@@ -345,6 +345,27 @@ async def test_a_board_is_stale_until_its_message_shows_the_stored_ply(db: Datab
     assert (stale.board_message_id, stale.board_ply) == (557, None)
 
 
+async def test_a_start_resumes_recently_finished_games_whose_final_board_was_not_shown(
+    db: Database,
+) -> None:
+    shown, lost, old = [await _new_game(db, channel_id=c) for c in (10, 11, 12)]
+    resign = [NewMove(0, 100, MoveKind.RESIGN, "resign")]
+    result = {"winners": [1], "scores": None, "reason": "resigned"}
+    for game in (shown, lost, old):
+        await db.set_board_message(game.id, 555, 0)
+    await db.record_moves(shown.id, 0, resign, shown.state, result=result, now=NOW)
+    await db.set_board_message(shown.id, 556, 1)
+    await db.record_moves(lost.id, 0, resign, lost.state, result=result, now=NOW)
+    await db.record_moves(old.id, 0, resign, old.state, result=result,
+                          now=NOW - timedelta(days=30))
+    assert [g.id for g in await db.games_to_resume(finished_since=NOW - timedelta(days=7))] \
+        == [lost.id]
+    assert await db.games_to_resume() == [], "running games only, unless asked"
+    last = await db.last_game_in(11)
+    assert last is not None and last.id == lost.id
+    assert await db.last_game_in(99) is None
+
+
 async def test_a_version_3_database_upgrades_with_unknown_board_plies_and_no_clocks(
     tmp_path: Path,
 ) -> None:

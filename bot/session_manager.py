@@ -107,6 +107,12 @@ class SessionManager:
         session = await self.get(record.id)
         return session if session is not None and session.board_behind else None
 
+    async def game_ended_in(self, channel_id: int) -> bool:
+        """True when the last game of this channel or thread has ended (its thread stays
+        open a while after the end, and a command there should say so)."""
+        record = await self.db.last_game_in(channel_id)
+        return record is not None and record.status is not GameStatus.RUNNING
+
     async def channel_deleted(self, channel_id: int) -> int:
         """A channel or thread was deleted: abort the games that ran in it (or in its
         threads, which went with it); how many were aborted."""

@@ -47,10 +47,13 @@ class Play(commands.Cog):
         """Cancels the challenges and tables waiting in a deleted channel or thread."""
 
     async def _session_here(self, interaction: Interaction) -> GameSession:
-        session = await self.sessions.in_channel(interaction.channel_id or 0)
-        if session is None:
-            raise NoGameHere(_(NO_GAME_HERE))
-        return session
+        channel = interaction.channel_id or 0
+        session = await self.sessions.in_channel(channel)
+        if session is not None:
+            return session
+        if await self.sessions.game_ended_in(channel):  # the game's own thread, after the end
+            raise GameOver(_("This game is already over."))
+        raise NoGameHere(_(NO_GAME_HERE))
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

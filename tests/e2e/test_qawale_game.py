@@ -245,3 +245,16 @@ async def test_a_whole_sowing_is_picked_from_one_menu_and_played_at_once(env, wo
     played = await mover.select(composer.response.message, ["a1:NES"])
     assert "Played `a1:NES`" in played.response.content
     assert [m.move for m in await bot_of(env).db.moves(session.id)] == ["a1:NES"]
+
+
+async def test_commands_in_a_finished_games_thread_say_it_is_over(env, world) -> None:
+    thread, _session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    asked = await world.alice.slash(thread, "resign")
+    await world.alice.click(asked.response.message, label="Resign")
+    for command, options in (("move", {"notation": "a1:N"}), ("resign", {}), ("draw", {}),
+                             ("abort", {})):
+        await env.advance_time(0.001)
+        late = await world.bob.slash(thread, command, **options)
+        assert late.ephemeral and late.response.content == "This game is already over.", command
+    elsewhere = await world.bob.slash(world.channel, "resign")
+    assert "No game is running in this channel" in elsewhere.response.content

@@ -19,7 +19,15 @@ from openskill.models import PlackettLuce
 from bot.ai_players import is_ai, rated_id
 from i18n import _, ngettext, short_date
 from renderers.chart import RatingChartView
-from storage import GLOBAL_SCOPE, GameRecord, GameSummary, RatingChange, RatingPoint, RatingRow
+from storage import (
+    GLOBAL_SCOPE,
+    GameRecord,
+    GameSummary,
+    RatingChange,
+    RatingPoint,
+    RatingRow,
+    Seat,
+)
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
@@ -149,6 +157,12 @@ def outcome_of(result: dict[str, Any], seat: int) -> str:
     return WIN if winners == [seat] else LOSS
 
 
+def seat_outcome(result: dict[str, Any], seat: Seat) -> str:
+    """The outcome a seat's member is counted with: a loss once they left (the AI played
+    their seat on, whatever it then did), else `outcome_of`."""
+    return LOSS if seat.stand_in is not None else outcome_of(result, seat.seat)
+
+
 def rate_game(
     game: GameSummary | GameRecord, scope: int, lookup: Callable[[int], RatingRow | None]
 ) -> list[RatingRow]:
@@ -174,8 +188,7 @@ def rate_game(
     rated = MODEL.rate(teams, ranks=[float(rank) for rank in standing(game)])
     for seat, player, team in zip(game.seats, entries, rated, strict=True):
         player.mu, player.sigma = team[0].mu, team[0].sigma
-        _count(player, LOSS if seat.stand_in is not None
-               else outcome_of(game.result, seat.seat))
+        _count(player, seat_outcome(game.result, seat))
     return list(counted.values())
 
 

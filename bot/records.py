@@ -34,8 +34,8 @@ from bot.ratings import (
     chart_view,
     month_bounds,
     month_key,
-    outcome_of,
     page_bounds,
+    seat_outcome,
     server_scope,
     streak_text,
 )
@@ -244,15 +244,18 @@ def _page_buttons(game: str, scope: str, page: int, pages: int,
 def history_line(record: GameSummary, user_id: int, change: RatingChange | None = None) -> str:
     """`#12 · Qawale vs Bob · won (resigned) · 27.3 (+1.4) · <date>` from the member's seat,
     with what the game did to their rating when that was kept."""
-    seat = record.seat_of(user_id)
+    seat = next((s for s in record.seats if s.user_id == user_id), None)
     others = ", ".join(discord.utils.escape_markdown(shown_name(s.user_id, s.display_name))
                        for s in record.seats if s.user_id != user_id)
     if record.status is GameStatus.ABORTED or record.result is None or seat is None:
         outcome = _("aborted")
     else:
-        outcome = _(OUTCOMES[outcome_of(record.result, seat)])
+        # As the ratings count it: whoever left lost, whatever the AI then did in their seat.
+        outcome = _(OUTCOMES[seat_outcome(record.result, seat)])
         reason = record.result.get("reason")
-        if reason == EndReason.RESIGNED:
+        if seat.stand_in is not None:
+            outcome = _("{outcome} (left)").format(outcome=outcome)
+        elif reason == EndReason.RESIGNED:
             outcome = _("{outcome} (resignation)").format(outcome=outcome)
         elif reason == EndReason.TIMEOUT:
             outcome = _("{outcome} (on time)").format(outcome=outcome)

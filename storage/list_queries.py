@@ -19,6 +19,7 @@ from storage.models import (
     Totals,
     TournamentStatus,
 )
+from storage.privacy_queries import FORGOTTEN_IDS, FORGOTTEN_NAME
 from storage.rows import (
     RUNNING_COLUMNS,
     SUMMARY_COLUMNS,
@@ -28,6 +29,10 @@ from storage.rows import (
     seats_of,
 )
 from storage.sql import Executor, Values
+
+FORGOTTEN_SEAT = "(s.user_id BETWEEN ? AND ? AND s.display_name = ?)"
+"""A seat of a forgotten member (its id and name, as `shown_name` reads them): counted among
+the players, never named (params: `*FORGOTTEN_IDS, FORGOTTEN_NAME`)."""
 
 
 class GameListQueries(DatabaseBase):
@@ -213,8 +218,9 @@ class GameListQueries(DatabaseBase):
             params = (guild_id, finished, kinds, since.isoformat())
             active = await sql.fetch(
                 f"""SELECT s.user_id, COUNT(*) AS n, MAX(g.id) AS latest {recent}
-                    GROUP BY s.user_id ORDER BY n DESC, latest DESC LIMIT ?""",
-                (*params, most))
+                    AND NOT {FORGOTTEN_SEAT} GROUP BY s.user_id
+                    ORDER BY n DESC, latest DESC LIMIT ?""",
+                (*params, *FORGOTTEN_IDS, FORGOTTEN_NAME, most))
             players = await sql.fetchrow(f"SELECT COUNT(DISTINCT s.user_id) AS n {recent}",
                                          params)
             assert players is not None  # COUNT always gives a row
@@ -250,7 +256,9 @@ class GameListQueries(DatabaseBase):
                        AND g.finished_at < ? AND s.user_id > 0"""
             active = await sql.fetch(
                 f"""SELECT s.user_id, COUNT(*) AS n, MAX(g.id) AS latest {seats}
-                    GROUP BY s.user_id ORDER BY n DESC, latest DESC LIMIT ?""", (*span, most))
+                    AND NOT {FORGOTTEN_SEAT} GROUP BY s.user_id
+                    ORDER BY n DESC, latest DESC LIMIT ?""",
+                (*span, *FORGOTTEN_IDS, FORGOTTEN_NAME, most))
             players = await sql.fetchrow(f"SELECT COUNT(DISTINCT s.user_id) AS n {seats}", span)
             assert players is not None  # COUNT always gives a row
             won = await sql.fetch(

@@ -230,3 +230,27 @@ async def test_a_player_discord_cannot_tell_about_still_counts_as_present(env, w
     asked = await world.alice.slash(thread, "abort")
     assert not asked.ephemeral and f"<@{world.bob.id}>, to agree" in asked.response.content
     assert (await bot_of(env).db.get_game(session.id)).status is GameStatus.RUNNING
+
+
+async def test_history_counts_a_game_left_to_the_ai_as_lost_even_when_the_ai_won(
+    env, world
+) -> None:
+    # Bob left a game of three; the AI that played his seat on won it. The ratings count it
+    # as his loss, and /history says the same.
+    db = bot_of(env).db
+    seats = [Seat(0, world.alice.id, "Alice"), Seat(1, world.bob.id, "Bob"),
+             Seat(2, world.carol.id, "Carol")]
+    now = discord.utils.utcnow()
+    game = await db.create_game(game="kraut_ruben", guild_id=world.guild.id, channel_id=703,
+                                parent_id=None, seats=seats, options={}, rng_seed=1, state={},
+                                now=now)
+    await db.record_moves(game.id, 0, [NewMove(1, world.bob.id, MoveKind.LEAVE, "left")], {},
+                          result=None, now=now, stand_ins={1: "medium"})
+    await db.record_moves(game.id, 1, [NewMove(0, world.alice.id, MoveKind.PLAYER, "x")], {},
+                          result={"winners": [1], "scores": [10, 30, 20], "reason": "gardens"},
+                          now=now)
+    history = await world.bob.slash(world.channel, "history")
+    line = history.response.embeds[0].description
+    assert " · lost (left) · " in line and "won" not in line
+    stats = await world.bob.slash(world.channel, "stats")
+    assert "0 wins" in stats.response.embeds[0].fields[0].value

@@ -53,3 +53,13 @@ async def test_server_stats_speak_the_servers_language(env, world) -> None:
     assert embed.title == "📊 Ce que joue Board game night"
     assert embed.description.startswith("**Qawale** · 1 partie (1 ce mois-ci)")
     assert embed.fields[0].value.startswith("2 membres ont terminé une partie.")
+
+
+async def test_a_forgotten_member_is_not_named_among_the_most_active(env, world) -> None:
+    _thread, game = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    await game.resign(world.bob.id)
+    forgotten = await world.bob.slash(world.channel, "privacy", forget="forget")
+    assert forgotten.ephemeral
+    stats = await world.carol.slash(world.channel, "serverstats")
+    most_active = stats.response.embeds[0].fields[0].value
+    assert f"<@{world.alice.id}>" in most_active and "<@1>" not in most_active

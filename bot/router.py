@@ -79,6 +79,12 @@ class Router:
             await interaction.response.send_message(embed=rules_embed(session.record.game),
                                                     ephemeral=True)
             return
+        if action.action == "cancel":
+            # A panel's Cancel only closes it: it must work on a panel gone out of date, or
+            # once the game is over, where every other control is refused and would leave the
+            # panel up for good.
+            await session.ui.handle(interaction, session, action, values)
+            return
         if session.is_over:
             raise Refusal(session.over_text())
         if action.ply is not None and action.ply != session.ply:

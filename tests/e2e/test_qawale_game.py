@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     control_labels,
     latest_board,
     play_with_components,
+    said,
 )
 
 WINNING_GAME = ["d1:NNW", "a1:ENW", "a4:SEN", "b4:SW", "b3:SEE", "c2:NW", "c3:SWW"]
@@ -258,3 +259,16 @@ async def test_commands_in_a_finished_games_thread_say_it_is_over(env, world) ->
         assert late.ephemeral and late.response.content == "This game is already over.", command
     elsewhere = await world.bob.slash(world.channel, "resign")
     assert "No game is running in this channel" in elsewhere.response.content
+
+
+async def test_a_panel_still_closes_with_cancel_once_the_game_is_over(env, world) -> None:
+    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
+    mover = actor_for(session, world.alice, world.bob)
+    other = world.bob if mover is world.alice else world.alice
+    composer = await mover.select(latest_board(thread), ["a1"])
+    asked = await other.slash(thread, "resign")
+    await other.click(asked.response.message, label="Resign")
+    closed = await mover.click(composer.response.message, label="Cancel")
+    panel = composer.response.message
+    assert panel.content.startswith("Move cancelled"), said(closed)
+    assert not panel.components, "nothing left on the panel to click"

@@ -204,13 +204,20 @@ async def test_a_spectator_cannot_resign(env, world) -> None:
     assert result.ephemeral and "not playing" in result.response.content
 
 
-async def test_components_of_a_finished_game_explain_it_is_over(env, world) -> None:
+async def composer_left_open(env, world):
+    """The mover opens a stack's composer, then the other player resigns: the mover and the
+    composer's answer."""
     thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
     mover = actor_for(session, world.alice, world.bob)
     other = world.bob if mover is world.alice else world.alice
     composer = await mover.select(latest_board(thread), ["a1"])
     asked = await other.slash(thread, "resign")
     await other.click(asked.response.message, label="Resign")
+    return mover, composer
+
+
+async def test_components_of_a_finished_game_explain_it_is_over(env, world) -> None:
+    mover, composer = await composer_left_open(env, world)
     late = await mover.click(composer.response.message, label="North")
     assert late.ephemeral and "This game is over" in late.response.content
     assert "resigned" in late.response.content
@@ -262,12 +269,7 @@ async def test_commands_in_a_finished_games_thread_say_it_is_over(env, world) ->
 
 
 async def test_a_panel_still_closes_with_cancel_once_the_game_is_over(env, world) -> None:
-    thread, session = await challenge_and_accept(env, world.channel, world.alice, world.bob)
-    mover = actor_for(session, world.alice, world.bob)
-    other = world.bob if mover is world.alice else world.alice
-    composer = await mover.select(latest_board(thread), ["a1"])
-    asked = await other.slash(thread, "resign")
-    await other.click(asked.response.message, label="Resign")
+    mover, composer = await composer_left_open(env, world)
     closed = await mover.click(composer.response.message, label="Cancel")
     panel = composer.response.message
     assert panel.content.startswith("Move cancelled"), said(closed)

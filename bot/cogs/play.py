@@ -103,6 +103,9 @@ class Play(commands.Cog):
             session = await self.sessions.in_channel(interaction.channel_id or 0)
             if session is None or session.is_over:
                 return []
+            seat = session.state.current_player
+            if seat is None or seat < 0 or session.record.user_at(seat) != interaction.user.id:
+                return []  # a list of moves they cannot play would only mislead them
             texts = session.ui.autocomplete(session, current[:NOTATION_LIMIT])
         except Exception:  # suggestions are a convenience: never an error for the player
             log.exception("autocomplete of %r failed", current[:NOTATION_LIMIT])

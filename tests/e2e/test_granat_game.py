@@ -217,3 +217,6 @@ async def test_move_autocomplete_lists_legal_moves_matching_the_prefix(env, worl
     values = [c["value"] for c in await red.autocomplete(thread, "move", "notation", " C3")]
     assert sorted(values) == ["c3-b4", "c3-d4"]
     assert len(await red.autocomplete(thread, "move", "notation", "")) == 25
+    blue = world.bob if red is world.alice else world.alice
+    assert await blue.autocomplete(thread, "move", "notation", " C3") == [], "not their turn"
+    assert await world.carol.autocomplete(thread, "move", "notation", "") == [], "a spectator"

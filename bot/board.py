@@ -15,7 +15,14 @@ from bot.ai_players import is_ai
 from bot.clock import clock_spec, utcnow
 from bot.components import GameButton
 from bot.draw_offers import DrawAction, draws_possible
-from bot.games.base import GameUI, Table, describe_options, marked_names, names_text
+from bot.games.base import (
+    GameUI,
+    Table,
+    describe_options,
+    marked_names,
+    marked_title,
+    names_text,
+)
 from bot.games.common import leaves_instead_of_resigning
 from bot.publisher import POST_PERMISSIONS, Post, Problem, PublishFailed, permission_names
 from bot.ratings import changes_line
@@ -107,7 +114,7 @@ def board_post(
     # The options line heads the first board: it stays, the oldest log lines go first.
     description = fitted_log([line for line in lines if line],
                              kept_at_top=1 if show_options and table.record.options else 0)
-    embed = discord.Embed(title=escape_markdown(table.title), description=description,
+    embed = discord.Embed(title=marked_title(table), description=description,
                           colour=ui.colour(result, mover))
     embed.set_image(url=f"attachment://{BOARD_FILENAME}")
     status = ui.status(table)  # once: the footer and the alt text both say it
@@ -169,7 +176,7 @@ def board_alt_text(table: Table[Any], ui: GameUI[Any], result: Result | None,
             name=marked_names(table)[table.state.current_player])
     # Written in markdown, as the result is, then read out whole by `alt_text`.
     return alt_text(_("Board of {title}: {state} {status}.").format(
-        title=escape_markdown(table.title), state=state, status=escape_markdown(status)))
+        title=marked_title(table), state=state, status=escape_markdown(status)))
 
 
 def alt_text(text: str) -> str:
@@ -189,7 +196,7 @@ def timeout_choice_post(table: Table[Any], absent: int, others: Sequence[int]) -
     name = marked_names(table)[absent]
     content = "\n".join((
         _("⏰ **{name}** ran out of time in **{title}**. {others}, what now?").format(
-            name=name, title=escape_markdown(table.title),
+            name=name, title=marked_title(table),
             others=" ".join(mention(table, s) for s in others)),
         _("🏆 **Claim the win**: the game ends and counts for the ratings."),
         _("🤖 **Let the AI play** for {name} until the end: the game counts for no "

@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.clock import clock_spec
+from bot.games.base import marked_title
 from bot.publisher import Post, Problem, Publisher, PublishFailed
 from bot.session_manager import SessionManager
 from bot.sessions import GameSession
@@ -89,7 +89,7 @@ class DeadlineService:
             else:
                 text = _("⏰ {mention}, it is your turn in **{title}**: last call, your time "
                          "runs out {when}.")
-            text = text.format(mention=f"<@{user}>", title=escape_markdown(session.title),
+            text = text.format(mention=f"<@{user}>", title=marked_title(session),
                                when=when)
         try:
             await self.publisher.post(session.record.channel_id,
@@ -107,7 +107,7 @@ class DeadlineService:
                        "{when}.")
             else:
                 dm = _("⏰ Your turn in **{title}**: last call, your time runs out {when}.")
-            lines = [dm.format(title=escape_markdown(session.title), when=when)]
+            lines = [dm.format(title=marked_title(session), when=when)]
             if link:
                 lines.append(_("The board: {link}").format(link=link))
             lines.append(f"-# {_(DM_OFF_HINT)}")

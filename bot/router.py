@@ -23,6 +23,7 @@ from bot.components import (
 )
 from bot.draw_offers import DrawAction
 from bot.errors import Refusal
+from bot.games.base import marked_title
 from bot.games.common import hint_panel, played_text, require_player, resign_prompt
 from bot.guide import games_embed, rules_embed, with_start_picture
 from bot.records import RecordsService
@@ -184,7 +185,7 @@ class Router:
             else:
                 outcome = _("{who} keeps waiting: {name} has time.").format(who=who, name=name)
             content = _("⏰ **{name}** ran out of time in **{title}**. {outcome}").format(
-                name=name, title=escape_markdown(session.title), outcome=outcome)
+                name=name, title=marked_title(session), outcome=outcome)
         await interaction.edit_original_response(content=content, view=None)
 
     async def challenge_answer(self, interaction: Interaction, answer: ChallengeAnswer) -> None:

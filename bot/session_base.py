@@ -35,7 +35,7 @@ from bot.board import (
 from bot.clock import clock_spec, turn_timers, utcnow
 from bot.draw_offers import DrawOutcome, outcome_text
 from bot.errors import GameOver, NotAPlayer, NotYourTurn, Refusal, StaleBoard
-from bot.games.base import LEFT, GameUI, Notice, PrivateNote, Turn
+from bot.games.base import LEFT, GameUI, Notice, PrivateNote, Turn, marked_title
 from bot.games.common import leaves_instead_of_resigning
 from bot.languages import Languages
 from bot.metrics import AI_SECONDS, BOARD_SECONDS, GAMES_FINISHED, MOVES, timed
@@ -224,7 +224,7 @@ class SessionBase:
 
     def not_playing_text(self) -> str:
         """What a member without a seat hears when they try to act."""
-        return _("You are not playing in {title}.").format(title=escape_markdown(self.title))
+        return _("You are not playing in {title}.").format(title=marked_title(self))
 
     def stale_text(self) -> str:
         """Why a component of an older board does nothing, with where to go instead."""
@@ -408,10 +408,10 @@ class SessionBase:
             with use_language(await self.public_language()):
                 if by == ALL_PLAYERS:
                     notice = _("🛑 **{title}** was aborted by all its players. It counts for "
-                               "no rating.").format(title=escape_markdown(self.title))
+                               "no rating.").format(title=marked_title(self))
                 else:
                     notice = _("🛑 **{title}** was aborted by {by}. It counts for no "
-                               "rating.").format(title=escape_markdown(self.title), by=by)
+                               "rating.").format(title=marked_title(self), by=by)
             try:
                 await self.publisher.post(channel, Post(notice))
             except PublishFailed:

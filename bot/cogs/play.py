@@ -14,6 +14,7 @@ from bot.board import mention
 from bot.challenges import ChallengeService
 from bot.draw_offers import DrawAction
 from bot.errors import GameOver, NoGameHere, Refusal
+from bot.games.base import marked_title
 from bot.games.common import played_text, require_player, resign_prompt
 from bot.replay import and_join
 from bot.replies import Interaction
@@ -160,7 +161,7 @@ class Play(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             await session.abort(by=user.mention)
             await interaction.followup.send(_("{title} is aborted.").format(
-                title=escape_markdown(session.title)), ephemeral=True)
+                title=marked_title(session)), ephemeral=True)
             return
         if session.record.seat_of(user.id) is None:
             raise Refusal(_("Only a moderator (Manage Messages or Manage Threads) or the "
@@ -191,7 +192,7 @@ class Play(commands.Cog):
             return
         await session.abort(by=everyone)
         await interaction.followup.send(_("{title} is aborted.").format(
-            title=escape_markdown(session.title)), ephemeral=True)
+            title=marked_title(session)), ephemeral=True)
 
 
 async def departed_players(guild: discord.Guild | None, session: GameSession, *,
@@ -227,8 +228,8 @@ def abort_request_text(session: GameSession, who: str, missing: list[int], *,
         asked = " ".join(mention(session, seat) for seat in missing)
         return _("🛑 {who} asks to abort **{title}**: it ends with no rating once every player "
                  "agrees. {asked}, to agree, use `/abort` here.").format(
-                     who=who, title=escape_markdown(session.title), asked=asked)
+                     who=who, title=marked_title(session), asked=asked)
     names = and_join([escape_markdown(session.names[seat]) for seat in missing])
     return _("🛑 {who} agrees to abort **{title}**; still waiting for {names}.").format(
-        who=who, title=escape_markdown(session.title), names=names)
+        who=who, title=marked_title(session), names=names)
 

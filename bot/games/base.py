@@ -269,6 +269,11 @@ def marked_names(table: Table[Any]) -> list[str]:
     return [escape_markdown(name) for name in table.names]
 
 
+def marked_title(table: Table[Any]) -> str:
+    """The game's title (its players' names), escaped for Discord markdown as `marked_names`."""
+    return escape_markdown(table.title)
+
+
 def names_text(names: Sequence[str]) -> str:
     """`Alice`, `Alice and Bob`, `Alice, Bob and Carol` in the current language."""
     if len(names) <= 1:

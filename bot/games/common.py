@@ -6,12 +6,11 @@ import io
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.ai_players import HINT_LEVEL, ai_display_name, is_ai
 from bot.components import GameButton
 from bot.errors import NotAPlayer, Refusal
-from bot.games.base import Table, Turn
+from bot.games.base import Table, Turn, marked_title
 from bot.replies import Interaction
 from i18n import N_, _
 from storage import GameRecord
@@ -35,7 +34,7 @@ def resign_prompt(table: Table[Any]) -> tuple[str, discord.ui.View]:
     """The private 'are you sure?' with Resign (Leave, where the others play on) and Keep
     playing buttons."""
     leaving = leaves_instead_of_resigning(table.record)
-    title = escape_markdown(table.title)
+    title = marked_title(table)
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(table.id, None, "resign_confirm",
                              label=_("Leave") if leaving else _("Resign"),
@@ -67,7 +66,7 @@ def require_player(table: Table[Any], user_id: int) -> int:
     seat = table.record.seat_of(user_id)
     if seat is None:
         raise NotAPlayer(_("You are not playing in {title}.").format(
-            title=escape_markdown(table.title)))
+            title=marked_title(table)))
     return seat
 
 

@@ -13,7 +13,6 @@ from functools import partial
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.ai_players import is_ai
 from bot.components import GameAction, GameButton, GameSelect
@@ -27,6 +26,7 @@ from bot.games.base import (
     Table,
     Turn,
     marked_names,
+    marked_title,
     seat_event_text,
 )
 from bot.games.common import close_panel, play_from_panel, play_now, small_number
@@ -586,7 +586,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
         seat = table.record.seat_of(interaction.user.id)
         if seat is None:
             raise NotAPlayer(_("You are not playing in {game}: contracts are secret until the "
-                               "end of the game.").format(game=escape_markdown(table.title)))
+                               "end of the game.").format(game=marked_title(table)))
         await interaction.response.send_message(self.contract_text(table, seat),
                                                 ephemeral=True)
 
@@ -601,7 +601,7 @@ class KrautRubenUI(GameUI[KrautRubenState]):
                                                        games=view["match_games"])
                 if view["match_games"] > 1 else "")
         lines = [_("📜 **Your secret contract: No. {number}** — {game_title} (#{id}{game})")
-                 .format(number=contract["number"], game_title=escape_markdown(table.title),
+                 .format(number=contract["number"], game_title=marked_title(table),
                          id=table.id,
                          game=game),
                  *contract_lines(contract), "",
